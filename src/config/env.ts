@@ -1,0 +1,194 @@
+/**
+ * Process environment → typed settings (DESIGN.md §6). The only module that reads `process.env`
+ * (callers pass it in). Every problem is reported at once, each with the variable's name, and a
+ * secret's value never appears in a message.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { maskSecret } from '../artifacts/redact.js';
+import { AutofixError } from '../errors.js';
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+const emptyToUndefined = (v: unknown): unknown =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v;
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const url = (protocols: readonly string[]) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => URL.canParse(v), { message: 'must be a URL' })
+      .refine((v) => !URL.canParse(v) || protocols.includes(new URL(v).protocol), {
+        message: `must use ${protocols.join(' or ')}`,
+      })
+      .optional(),
+  );
+const port = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a port number 1-65535')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 65535, 'must be a port number 1-65535')
+    .optional(),
+);
+
+const envSchema = z.object({
+  APP_ID: z.preprocess(emptyToUndefined, z.string().regex(/^\d+$/, 'must be a number').optional()),
+  PRIVATE_KEY: optionalString,
+  PRIVATE_KEY_PATH: optionalString,
+  WEBHOOK_SECRET: optionalString,
+  GHE_HOST: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9.-]+(:\d+)?$/,
+        'must be a host name with an optional port, without a scheme',
+      )
+      .optional(),
+  ),
+  GHE_PROTOCOL: z.preprocess(emptyToUndefined, z.enum(['http', 'https']).optional()),
+  REDIS_URL: url(['redis:', 'rediss:']),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: url(['http:', 'https:']),
+  AUTOFIX_MODEL: optionalString,
+  AUTOFIX_WORKDIR: optionalString,
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).optional()),
+  PORT: port,
+  HOST: optionalString,
+  ADMIN_PASSWORD: optionalString,
+});
+
+export interface Settings {
+  appId?: string;
+  privateKey?: string;
+  webhookSecret?: string;
+  /** Base URL of the GitHub REST API (github.com, GHE or a local fake). */
+  githubApiUrl: string;
+  redisUrl: string;
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  model: string;
+  workdir: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  port: number;
+  host?: string;
+  adminPassword?: string;
+  /** Every secret value, for the redactor. */
+  secrets: string[];
+}
+
+const SECRET_VARS = new Set(['PRIVATE_KEY', 'WEBHOOK_SECRET', 'OPENAI_API_KEY', 'ADMIN_PASSWORD']);
+
+export const DEFAULTS = {
+  redisUrl: 'redis://127.0.0.1:6379',
+  model: 'gpt-4.1-mini',
+  port: 3000,
+  logLevel: 'info',
+} as const;
+
+/** Describes an input value for an error message without revealing a secret. */
+function shown(name: string, value: unknown): string {
+  if (typeof value !== 'string') return '';
+  if (SECRET_VARS.has(name)) return ` (got ${maskSecret(value)})`;
+  return ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})`;
+}
+
+/** The App's private key, inline (with `\\n` escapes allowed) or from a file. */
+function readPrivateKey(
+  env: Record<string, string | undefined>,
+  problems: string[],
+): string | undefined {
+  const inline = env.PRIVATE_KEY?.trim();
+  if (inline) return inline.replace(/\\n/g, '\n');
+  const path = env.PRIVATE_KEY_PATH?.trim();
+  if (!path) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    problems.push(`PRIVATE_KEY_PATH: cannot read ${path}: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+export function readSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      problems.push(`${name}: ${issue.message}${shown(name, env[name])}`);
+    }
+  }
+  const privateKey = readPrivateKey(env, problems);
+  if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
+    problems.push(`PRIVATE_KEY: is not a PEM private key (got ${maskSecret(privateKey.trim())})`);
+  }
+  if (problems.length > 0 || !parsed.success) {
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `Invalid environment (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n` +
+        problems.map((p) => `  - ${p}`).join('\n'),
+      { details: { problems } },
+    );
+  }
+
+  const e = parsed.data;
+  const protocol = e.GHE_PROTOCOL ?? 'https';
+  const settings: Settings = {
+    githubApiUrl: e.GHE_HOST ? `${protocol}://${e.GHE_HOST}/api/v3` : 'https://api.github.com',
+    redisUrl: e.REDIS_URL ?? DEFAULTS.redisUrl,
+    model: e.AUTOFIX_MODEL ?? DEFAULTS.model,
+    workdir: e.AUTOFIX_WORKDIR ?? join(homedir(), '.autofix'),
+    logLevel: e.LOG_LEVEL ?? DEFAULTS.logLevel,
+    port: e.PORT ?? DEFAULTS.port,
+    secrets: [privateKey, e.WEBHOOK_SECRET, e.OPENAI_API_KEY, e.ADMIN_PASSWORD].filter(
+      (s): s is string => typeof s === 'string' && s.length > 0,
+    ),
+  };
+  if (e.APP_ID) settings.appId = e.APP_ID;
+  if (privateKey) settings.privateKey = privateKey;
+  if (e.WEBHOOK_SECRET) settings.webhookSecret = e.WEBHOOK_SECRET;
+  if (e.OPENAI_API_KEY) settings.openaiApiKey = e.OPENAI_API_KEY;
+  if (e.OPENAI_BASE_URL) settings.openaiBaseUrl = e.OPENAI_BASE_URL;
+  if (e.HOST) settings.host = e.HOST;
+  if (e.ADMIN_PASSWORD) settings.adminPassword = e.ADMIN_PASSWORD;
+  return settings;
+}
+
+export type Capability = 'llm' | 'github';
+
+const REQUIRED: Record<Capability, { vars: string; has: (s: Settings) => boolean }[]> = {
+  llm: [
+    {
+      vars: 'OPENAI_API_KEY',
+      // Local servers (Ollama, llama.cpp) need no key, but then the base URL must be set.
+      has: (s) => Boolean(s.openaiApiKey) || Boolean(s.openaiBaseUrl),
+    },
+  ],
+  github: [
+    { vars: 'APP_ID', has: (s) => Boolean(s.appId) },
+    { vars: 'PRIVATE_KEY or PRIVATE_KEY_PATH', has: (s) => Boolean(s.privateKey) },
+    { vars: 'WEBHOOK_SECRET', has: (s) => Boolean(s.webhookSecret) },
+  ],
+};
+
+/** Lists, all together, the variables a capability still needs. */
+export function missingFor(settings: Settings, ...caps: Capability[]): string[] {
+  return caps.flatMap((cap) => REQUIRED[cap].filter((r) => !r.has(settings)).map((r) => r.vars));
+}
+
+export function requireSettings(settings: Settings, ...caps: Capability[]): void {
+  const missing = missingFor(settings, ...caps);
+  if (missing.length > 0) {
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `Missing environment: set ${missing.join(', ')} (OPENAI_API_KEY may be omitted for a local server when OPENAI_BASE_URL is set).`,
+      { details: { missing } },
+    );
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * `.github/autofix.yml` (DESIGN.md §6): the per-repository settings, read from the default
+ * branch. Every key is optional and documented; unknown keys are errors so a typo is not
+ * silently ignored.
+ */
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { AutofixError } from '../errors.js';
+
+export const EDIT_FORMATS = ['udiff', 'fenced-files', 'json-writes', 'edit-ops'] as const;
+export type EditFormat = (typeof EDIT_FORMATS)[number];
+
+const stageModels = z
+  .object({
+    /** Model for the triage stage; defaults to `AUTOFIX_MODEL`. */
+    triage: z.string().min(1).optional(),
+    /** Model for the planner stage. */
+    plan: z.string().min(1).optional(),
+    /** Model for the code agent and code fixer. */
+    code: z.string().min(1).optional(),
+    /** Model for the PR summary paragraph. */
+    pr: z.string().min(1).optional(),
+  })
+  .strict();
+
+const command = z.string().trim().min(1, 'must be a non-empty command');
+
+export const repoConfigSchema = z
+  .object({
+    /** Label that starts a run when added to an issue. */
+    trigger_label: z.string().min(1).default('autofix'),
+    /** Slash command that starts a run from a comment (`/autofix more detail`). */
+    command: z
+      .string()
+      .regex(/^\/[a-z][a-z0-9-]*$/, 'must look like /autofix')
+      .default('/autofix'),
+    /** Model per stage (OpenAI-compatible model names). */
+    models: stageModels.default({}),
+    /** How the LLM writes changes. */
+    edit_format: z.enum(EDIT_FORMATS).default('udiff'),
+    /** Repair rounds after a failed validation or a refused edit. */
+    max_repair_attempts: z.number().int().min(0).max(10).default(3),
+    /** Highest triage risk the bot will act on. */
+    risk_threshold: z.enum(['LOW', 'MEDIUM', 'HIGH']).default('MEDIUM'),
+    /** Open every PR as a draft (PRs of MEDIUM or HIGH risk are always drafts). */
+    draft_prs: z.boolean().default(false),
+    /** Branch prefix; branches are `<prefix><type>/<issue>-<slug>`. */
+    branch_prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/, 'must be path segments ending in /')
+      .default('autofix/'),
+    /** Commands run before validation (network allowed), e.g. `npm ci`. */
+    setup: z.array(command).default([]),
+    /** Validation commands (no network under the sandbox); the first failure stops the run. */
+    validate: z.array(command).default([]),
+    /** Extra glob patterns the bot must never write. */
+    protected_paths: z.array(z.string().min(1)).default([]),
+    /** When non-empty, the bot may write only paths matching one of these globs. */
+    allowed_paths: z.array(z.string().min(1)).default([]),
+    /** Total prompt + completion tokens one run may use. */
+    token_budget: z.number().int().positive().default(400_000),
+    /** Sandbox for repository commands. */
+    sandbox: z.enum(['auto', 'bwrap', 'none']).default('auto'),
+    /** Environment variable names passed through to repository commands. */
+    env_passthrough: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'))
+      .default([]),
+    /** Time limit for one setup or validation command. */
+    command_timeout_seconds: z.number().int().positive().max(3600).default(600),
+    /** Let the fixer change files the plan did not name when it explains why. */
+    allow_plan_amendments: z.boolean().default(false),
+    /** Labels added to the pull request. */
+    labels: z.array(z.string().min(1)).default(['autofix']),
+  })
+  .strict();
+
+export type RepoConfig = z.infer<typeof repoConfigSchema>;
+
+export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
+
+/** Parses the YAML text of `.github/autofix.yml`; an empty or missing file gives the defaults. */
+export function parseRepoConfig(
+  text: string | undefined,
+  source = '.github/autofix.yml',
+): RepoConfig {
+  if (text === undefined || text.trim() === '') return DEFAULT_REPO_CONFIG;
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `${source} is not valid YAML: ${(err as Error).message}`,
+      {
+        details: { problems: [{ key: '(file)', message: (err as Error).message }] },
+      },
+    );
+  }
+  if (raw === null || raw === undefined) return DEFAULT_REPO_CONFIG;
+  const parsed = repoConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const keys =
+      issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k].join('.')) : [];
+    const key = keys.length > 0 ? keys.join(', ') : issue.path.join('.') || '(root)';
+    const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
+    return { key, message };
+  });
+  throw new AutofixError(
+    'CONFIG_INVALID',
+    `${source} has ${problems.length} invalid key${problems.length > 1 ? 's' : ''}:\n` +
+      problems.map((p) => `  - \`${p.key}\`: ${p.message}`).join('\n'),
+    { details: { problems } },
+  );
+}

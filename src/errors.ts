@@ -1,0 +1,85 @@
+/**
+ * The one list of error codes (DESIGN.md §3) and the error type every module throws.
+ * Whether a failure is retried is decided here, not at each call site.
+ */
+export const ERROR_CODES = [
+  'GIT_CONFLICT',
+  'VALIDATION_FAILED',
+  'PERMISSION_DENIED',
+  'INVALID_DIFF',
+  'BRANCH_EXISTS',
+  'WRITE_SCOPE_VIOLATION',
+  'PROTECTED_PATH',
+  'STALE_CONTEXT',
+  'LLM_OUTPUT_INVALID',
+  'LLM_UNAVAILABLE',
+  'CONFIG_INVALID',
+  'BUDGET_EXCEEDED',
+  'RISK_TOO_HIGH',
+  'TIMEOUT',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes that a retry of the same job can fix (outages, races); all others are permanent. */
+const TRANSIENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'LLM_UNAVAILABLE',
+  'TIMEOUT',
+  'INTERNAL',
+]);
+
+export interface ErrorShape {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+  recoverable: boolean;
+}
+
+export type AgentResponse<T> = { success: true; data: T } | { success: false; error: ErrorShape };
+
+export class AutofixError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+  readonly recoverable: boolean;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: unknown; recoverable?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AutofixError';
+    this.code = code;
+    this.details = options.details;
+    this.recoverable = options.recoverable ?? TRANSIENT.has(code);
+  }
+
+  toShape(): ErrorShape {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.details === undefined ? {} : { details: this.details }),
+      recoverable: this.recoverable,
+    };
+  }
+}
+
+export function isAutofixError(err: unknown): err is AutofixError {
+  return err instanceof AutofixError;
+}
+
+/** Wraps anything thrown into the AgentResponse failure shape. */
+export function toErrorShape(err: unknown): ErrorShape {
+  if (isAutofixError(err)) return err.toShape();
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'INTERNAL', message, recoverable: true };
+}
+
+export function ok<T>(data: T): AgentResponse<T> {
+  return { success: true, data };
+}
+
+export function fail<T>(err: unknown): AgentResponse<T> {
+  return { success: false, error: toErrorShape(err) };
+}
