@@ -1,12 +1,10 @@
 /** The Probot app function: wires webhooks/ to queue/. No logic lives here. */
 import type { ApplicationFunction } from 'probot';
+import type { HttpHandler } from './http-handler.js';
 
 export interface AppDeps {
   /** Extra HTTP handlers (health, metrics, dashboard) mounted on Probot's server. */
-  handlers?: ((
-    req: import('node:http').IncomingMessage,
-    res: import('node:http').ServerResponse,
-  ) => boolean | Promise<boolean>)[];
+  handlers?: HttpHandler[];
 }
 
 export function createApp(deps: AppDeps = {}): ApplicationFunction {

@@ -29,8 +29,8 @@ export function createLogger(
           }
         : {},
     },
-    (options.destination ?? process.stderr) as pino.DestinationStream,
-  ) as unknown as Logger;
+    options.destination ?? process.stderr,
+  );
 }
 
 /** A logger that drops everything (tests, `--quiet`). */

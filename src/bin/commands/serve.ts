@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Command } from 'commander';
 import { run } from 'probot';
 import { readSettings } from '../../config/env.js';
@@ -23,10 +24,7 @@ export function serveCommand(): Command {
     });
 }
 
-function healthz(
-  req: import('node:http').IncomingMessage,
-  res: import('node:http').ServerResponse,
-): boolean {
+function healthz(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.url !== '/healthz') return false;
   res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
   return true;
