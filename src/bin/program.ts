@@ -19,5 +19,7 @@ export function buildProgram(): Command {
   program.addCommand(applyPatchCommand());
   program.addCommand(codeCommitCommand());
   program.addCommand(workOrderCommand());
+  // addCommand() does not pass settings down: usage errors must end as exit 2 everywhere.
+  for (const command of program.commands) command.exitOverride().showHelpAfterError();
   return program;
 }

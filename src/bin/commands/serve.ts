@@ -1,9 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Command } from 'commander';
-import { run } from 'probot';
+import { Probot, Server } from 'probot';
+import { createRedactor } from '../../artifacts/redact.js';
+import { loadDotEnv } from '../../config/dotenv.js';
 import { readSettings } from '../../config/env.js';
 import { createApp } from '../../index.js';
+import { createLogger } from '../../logger.js';
 import { checkRedis } from '../../queue/check-redis.js';
+import { healthz } from '../../server/healthz.js';
+import { startSetupServer } from '../../server/setup-mode.js';
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -13,19 +17,40 @@ export function serveCommand(): Command {
     )
     .option('--no-workers', 'only take webhooks; run `autofix worker` processes separately')
     .action(async () => {
+      loadDotEnv('.env', process.env);
       const settings = readSettings(process.env);
-      const redis = await checkRedis(settings.redisUrl);
-      console.error(
-        `autofix: Redis ${redis.version} reachable (maxmemory-policy=${redis.maxmemoryPolicy})`,
-      );
-      await run(createApp({ handlers: [healthz] }), {
-        env: { ...process.env, PORT: String(settings.port) },
+      const log = createLogger({
+        level: settings.logLevel,
+        redact: createRedactor(settings.secrets),
       });
+      const redis = await checkRedis(settings.redisUrl);
+      log.info(`Redis ${redis.version} reachable (maxmemory-policy=${redis.maxmemoryPolicy})`);
+      const host = settings.host ?? '0.0.0.0';
+      if (!settings.appId || !settings.privateKey) {
+        const server = await startSetupServer({
+          host,
+          port: settings.port,
+          log,
+          handlers: [healthz],
+        });
+        log.info(
+          `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml.`,
+        );
+        return;
+      }
+      const server = new Server({
+        host,
+        port: settings.port,
+        log: log as never,
+        Probot: Probot.defaults({
+          appId: settings.appId,
+          privateKey: settings.privateKey,
+          secret: settings.webhookSecret ?? '',
+          baseUrl: settings.githubApiUrl,
+          log: log as never,
+        }),
+      });
+      await server.load(createApp({ handlers: [healthz] }));
+      await server.start();
     });
-}
-
-function healthz(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.url !== '/healthz') return false;
-  res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-  return true;
 }
