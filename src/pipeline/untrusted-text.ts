@@ -15,6 +15,7 @@ const HIDDEN_ELEMENT =
 /** Markdown link reference definitions never render (`[x]: <url> "title"`), a known hiding place. */
 const LINK_REFERENCE =
   /^ {0,3}\[[^\]]+\]:\s*\S+(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*(?:\n|$)/gm;
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 export function sanitizeUntrustedText(text: string): string {
