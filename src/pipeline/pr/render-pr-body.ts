@@ -1,0 +1,115 @@
+/**
+ * The pull-request body (DESIGN.md §3: deterministic; the LLM supplies only the summary
+ * paragraph). The same text is posted by the app and written to `pull-request.md` by `autofix run`.
+ */
+import type { CommandResult, Commit, FixPlan, TriageResult } from '../../contracts.js';
+
+export interface PrBodyInput {
+  issueNumber: number;
+  summary: string;
+  triage: TriageResult;
+  plan: FixPlan;
+  commit: Pick<Commit, 'sha' | 'branch' | 'message' | 'diff' | 'files_changed'>;
+  /** File → operation as applied. */
+  changes: { path: string; operation: 'created' | 'modified' | 'deleted' }[];
+  validation: CommandResult[];
+  /** The LLM's `&&&` notes for the reviewer. */
+  notes: string[];
+  /** Set when validation could not run inside the sandbox. */
+  sandboxWarning?: string;
+  usage?: { totalTokens: number; costUsd?: number };
+  runId?: string;
+}
+
+/** Keeps table cells on one line and stops `|` from splitting them. */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function validationTable(results: CommandResult[]): string {
+  if (results.length === 0)
+    return '_No validation commands are configured (`validate` in `.github/autofix.yml`)._';
+  const rows = results.map((r) => {
+    const status = r.timed_out ? '⏱ timed out' : r.exit_code === 0 ? '✅' : '❌';
+    return `| \`${cell(r.command)}\` | ${status} | ${r.exit_code ?? '—'} | ${formatDuration(r.duration_ms)} |`;
+  });
+  return ['| command | result | exit code | duration |', '| --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
+}
+
+/** GitHub refuses bodies over 65,536 characters: long parts keep their head and tail. */
+const MAX_DIFF_CHARS = 30_000;
+const MAX_OUTPUT_CHARS = 3_000;
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor(max / 2);
+  return `${text.slice(0, half)}\n… ${text.length - 2 * half} characters cut …\n${text.slice(-half)}`;
+}
+
+function fence(text: string, lang: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${lang}\n${text.replace(/\n$/, '')}\n${ticks}`;
+}
+
+export function renderPrBody(input: PrBodyInput): string {
+  const parts: string[] = [];
+  parts.push(input.summary.trim());
+  parts.push(`Fixes #${input.issueNumber}`);
+  if (input.sandboxWarning) parts.push(`> [!WARNING]\n> ${cell(input.sandboxWarning)}`);
+
+  parts.push(
+    '### Changes\n\n' +
+      [
+        '| file | operation |',
+        '| --- | --- |',
+        ...input.changes.map((c) => `| \`${cell(c.path)}\` | ${c.operation} |`),
+      ].join('\n'),
+  );
+  parts.push(`### Validation\n\n${validationTable(input.validation)}`);
+  parts.push(
+    '### Plan\n\n' +
+      input.plan.plan_steps.map((s, i) => `${i + 1}. ${cell(s.description)}`).join('\n'),
+  );
+  parts.push(
+    `### Risk\n\n**${input.triage.risk}** (${input.triage.classification}): ${cell(input.triage.summary)}`,
+  );
+  if (input.notes.length > 0) {
+    parts.push(
+      '### Notes from the agent\n\n' +
+        input.notes.map((n) => `> ${n.trim().replace(/\n/g, '\n> ')}`).join('\n\n'),
+    );
+  }
+
+  const details: string[] = [`- Branch: \`${input.commit.branch}\``];
+  if (input.commit.sha) details.push(`- Commit: ${input.commit.sha}`);
+  if (input.runId) details.push(`- Run: \`${input.runId}\``);
+  if (input.usage) {
+    const cost =
+      input.usage.costUsd === undefined ? '' : `, about $${input.usage.costUsd.toFixed(4)}`;
+    details.push(`- LLM usage: ${input.usage.totalTokens.toLocaleString('en-US')} tokens${cost}`);
+  }
+  const outputs = input.validation
+    .filter((r) => r.stdout || r.stderr)
+    .map(
+      (r) =>
+        `**\`${cell(r.command)}\`**\n\n${fence(clip(`${r.stdout}${r.stderr ? `\n${r.stderr}` : ''}`.trim(), MAX_OUTPUT_CHARS), 'text')}`,
+    );
+  parts.push(
+    '<details>\n<summary>Details</summary>\n\n' +
+      details.join('\n') +
+      `\n\n#### Diff\n\n${fence(clip(input.commit.diff, MAX_DIFF_CHARS), 'diff')}` +
+      (outputs.length > 0 ? `\n\n#### Validation output\n\n${outputs.join('\n\n')}` : '') +
+      '\n\n</details>',
+  );
+  parts.push(
+    '<sub>Opened by Autofix. Comment `/autofix <feedback>` on this pull request to get another commit.</sub>',
+  );
+  return `${parts.join('\n\n')}\n`;
+}

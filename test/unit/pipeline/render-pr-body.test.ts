@@ -1,0 +1,102 @@
+import type { PrBodyInput } from '../../../src/pipeline/pr/render-pr-body.js';
+import { renderPrBody } from '../../../src/pipeline/pr/render-pr-body.js';
+
+const input: PrBodyInput = {
+  issueNumber: 42,
+  summary: 'Corrects the typo in the installation section.',
+  triage: {
+    risk: 'LOW',
+    classification: 'docs',
+    affected_files: ['README.md'],
+    summary: 'One-word typo',
+  },
+  plan: {
+    branch_name: 'autofix/docs/42-fix-typo',
+    commit_type: 'docs',
+    scope: 'readme',
+    plan_steps: [{ id: '1', description: 'Replace teh with the' }],
+    file_changes: [{ path: 'README.md', operation: 'MODIFY' }],
+    validation_commands: ['npm test'],
+  },
+  commit: {
+    sha: 'abc123',
+    branch: 'autofix/docs/42-fix-typo',
+    message: 'docs(readme): correct typo in installation section\n\nFixes #42',
+    diff: '--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-teh\n+the\n',
+    files_changed: ['README.md'],
+  },
+  changes: [{ path: 'README.md', operation: 'modified' }],
+  validation: [
+    {
+      command: 'npm test',
+      exit_code: 0,
+      stdout: 'ok | fine',
+      stderr: '',
+      duration_ms: 1234,
+      timed_out: false,
+    },
+  ],
+  notes: ['Also consider a spell checker.'],
+  usage: { totalTokens: 12345, costUsd: 0.0123 },
+  runId: 'run-0123456789abcdef',
+};
+
+describe('renderPrBody', () => {
+  it('renders summary, Fixes, changes, validation, plan, risk, notes and details', () => {
+    const body = renderPrBody(input);
+    expect(body.startsWith('Corrects the typo')).toBe(true);
+    expect(body).toContain('Fixes #42');
+    expect(body).toContain('| `README.md` | modified |');
+    expect(body).toContain('| `npm test` | ✅ | 0 | 1.2 s |');
+    expect(body).toContain('1. Replace teh with the');
+    expect(body).toContain('**LOW** (docs)');
+    expect(body).toContain('> Also consider a spell checker.');
+    expect(body).toContain('12,345 tokens, about $0.0123');
+    expect(body).toContain('<details>');
+    expect(body).toContain('+the');
+    expect(body).not.toContain('[!WARNING]');
+  });
+
+  it('is deterministic', () => {
+    expect(renderPrBody(input)).toBe(renderPrBody(structuredClone(input)));
+  });
+
+  it('warns when validation ran unsandboxed and marks failures', () => {
+    const body = renderPrBody({
+      ...input,
+      sandboxWarning: 'bubblewrap is not available: validation ran without a sandbox',
+      validation: [
+        {
+          command: 'make',
+          exit_code: null,
+          stdout: '',
+          stderr: '',
+          duration_ms: 600000,
+          timed_out: true,
+        },
+      ],
+    });
+    expect(body).toContain('> [!WARNING]\n> bubblewrap is not available');
+    expect(body).toContain('| `make` | ⏱ timed out | — | 600.0 s |');
+  });
+
+  it('stays under GitHub’s body limit with a huge diff and output', () => {
+    const big = 'x'.repeat(200_000);
+    const body = renderPrBody({
+      ...input,
+      commit: { ...input.commit, diff: big },
+      validation: [
+        {
+          command: 'npm test',
+          exit_code: 1,
+          stdout: big,
+          stderr: big,
+          duration_ms: 5,
+          timed_out: false,
+        },
+      ],
+    });
+    expect(body.length).toBeLessThan(65_536);
+    expect(body).toContain('characters cut');
+  });
+});
