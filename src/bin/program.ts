@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { applyPatchCommand } from './commands/apply-patch.js';
 import { codeCommitCommand } from './commands/code-commit.js';
+import { contextCommand } from './commands/context.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { workOrderCommand } from './commands/work-order.js';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   program.addCommand(applyPatchCommand());
   program.addCommand(codeCommitCommand());
   program.addCommand(workOrderCommand());
+  program.addCommand(contextCommand());
   // addCommand() does not pass settings down: usage errors must end as exit 2 everywhere.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();
   return program;

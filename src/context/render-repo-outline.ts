@@ -1,0 +1,126 @@
+/**
+ * The repository map as prompt text, within a token budget: every file with its top-level
+ * definitions when that fits, otherwise progressively shorter (paths only, then directories
+ * with file counts), the best-ranked files always with their definitions. The text says which
+ * form it is in.
+ */
+import { countTokens } from '../llm/count-tokens.js';
+import type { RepoFile, RepoMap } from './build-repo-map.js';
+import type { Ranking } from './rank-files.js';
+
+export type OutlineLevel = 'symbols' | 'paths' | 'directories' | 'ranked-only';
+
+export interface RepoOutline {
+  text: string;
+  tokens: number;
+  level: OutlineLevel;
+}
+
+function describe(file: RepoFile, maxSymbols = 6): string {
+  const top = file.symbols.filter((s) => s.topLevel);
+  if (top.length > 0) {
+    const names = top.slice(0, maxSymbols).map((s) => s.name);
+    const more = top.length > maxSymbols ? ` +${top.length - maxSymbols}` : '';
+    return `${file.path}: ${names.join(', ')}${more}`;
+  }
+  const first = file.firstLines[0];
+  return first
+    ? `${file.path}: "${first.length > 60 ? `${first.slice(0, 60)}…` : first}"`
+    : file.path;
+}
+
+function summary(map: RepoMap): string {
+  const reasons = new Map<string, number>();
+  for (const s of map.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+  const skipped = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
+  return `${map.files.length} text files${skipped ? ` (not read: ${skipped})` : ''}.`;
+}
+
+const dirOf = (path: string): string =>
+  path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : './';
+
+export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number): RepoOutline {
+  const ranked = new Set(ranking.files.slice(0, 30).map((r) => r.path));
+  const rankedFiles = ranking.files
+    .slice(0, 30)
+    .map((r) => map.files.find((f) => f.path === r.path))
+    .filter((f): f is RepoFile => f !== undefined);
+  const others = map.files.filter((f) => !ranked.has(f.path));
+  const head = summary(map);
+
+  /** `src/billing/: invoices/ (23), payments/ (19)`: one line per parent directory. */
+  const byDirectory = (): string[] => {
+    const counts = new Map<string, number>();
+    for (const f of others) counts.set(dirOf(f.path), (counts.get(dirOf(f.path)) ?? 0) + 1);
+    const groups = new Map<string, string[]>();
+    for (const [dir, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const parent = dir === './' ? './' : dirOf(dir.slice(0, -1));
+      const name = dir === './' ? '' : dir.slice(parent === './' ? 0 : parent.length);
+      groups.set(parent, [...(groups.get(parent) ?? []), `${name || '(files)'} (${count})`]);
+    }
+    return [...groups].map(([parent, children]) => `${parent}: ${children.join(', ')}`);
+  };
+  const withRanked = (count: number, symbols: boolean, rest: string[], restTitle: string): string =>
+    [
+      head,
+      `Files most related to the issue${symbols ? ', with their definitions' : ''}:`,
+      ...rankedFiles.slice(0, count).map((f) => (symbols ? describe(f) : f.path)),
+      restTitle,
+      ...rest,
+    ].join('\n');
+  const attempts: [OutlineLevel, () => string][] = [
+    ['symbols', () => [head, ...map.files.map((f) => describe(f))].join('\n')],
+    [
+      'paths',
+      () =>
+        withRanked(
+          30,
+          true,
+          others.map((f) => f.path),
+          'Other files (paths only, shortened to fit the budget):',
+        ),
+    ],
+    [
+      'directories',
+      () =>
+        withRanked(
+          15,
+          true,
+          byDirectory(),
+          'Other files, counted per directory (shortened to fit the budget):',
+        ),
+    ],
+    [
+      'directories',
+      () =>
+        withRanked(
+          15,
+          false,
+          byDirectory(),
+          'Other files, counted per directory (shortened to fit the budget):',
+        ),
+    ],
+  ];
+  for (const [level, render] of attempts) {
+    const text = render();
+    // Paths and names run 3-4 characters per token: far over the budget needs no exact count.
+    if (text.length / 6 > budget) continue;
+    const tokens = countTokens(text);
+    if (tokens <= budget) return { text, tokens, level };
+  }
+  // Last resort: the best-ranked paths only, as many as fit.
+  for (
+    let keep = rankedFiles.length;
+    keep >= 0;
+    keep = keep > 8 ? Math.floor(keep / 2) : keep - 1
+  ) {
+    const text = [
+      head,
+      ...rankedFiles.slice(0, keep).map((f) => f.path),
+      `(${map.files.length - keep} other files not listed: the map did not fit the budget)`,
+    ].join('\n');
+    const tokens = countTokens(text);
+    if (tokens <= budget) return { text, tokens, level: 'ranked-only' };
+  }
+  return { text: '', tokens: 0, level: 'ranked-only' };
+}

@@ -1,0 +1,33 @@
+/**
+ * Token counts with the o200k_base encoding (GPT-4o and later), loaded from the package so it
+ * works offline. Other model families tokenize differently; callers treat the count as an
+ * estimate within roughly ±25%.
+ */
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+
+let encoder: Tiktoken | undefined;
+
+/**
+ * js-tiktoken's BPE is super-linear in the length of one pre-tokenized chunk: a run of 50,000
+ * letters takes minutes. Such runs (minified or generated data) are estimated instead, at one
+ * token per two characters, which over-counts: safe for budgets.
+ */
+const LONG_LETTER_RUN = /[\p{L}\p{M}]{48,}/gu;
+
+export function countTokens(text: string): number {
+  if (text.length === 0) return 0;
+  encoder ??= new Tiktoken(o200kBase);
+  let estimated = 0;
+  const rest = text.replace(LONG_LETTER_RUN, (run) => {
+    estimated += Math.ceil(run.length / 2);
+    return ' ';
+  });
+  // Special-token text such as `<|endoftext|>` in a file is ordinary text here, not an error.
+  return encoder.encode(rest, [], []).length + estimated;
+}
+
+/** Tokens of a chat prompt: message texts plus a few tokens of framing per message. */
+export function countMessageTokens(messages: readonly { content: string }[]): number {
+  return messages.reduce((sum, m) => sum + countTokens(m.content) + 4, 3);
+}

@@ -1,0 +1,65 @@
+/** The shapes the LLM layer exchanges with stages: messages in, text + usage out. */
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  /** Model name as the server knows it (model per stage comes from the repo config). */
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  /** Upper bound on completion tokens; also counted when checking the budget. */
+  maxTokens?: number;
+  /** Ask the server for `response_format: json_object` (not every local server supports it). */
+  jsonMode?: boolean;
+  /** Stage name recorded in usage and transcripts (`triage`, `plan`, `code`, …). */
+  stage?: string;
+  /** Cancels the call (and any wait between retries). */
+  signal?: AbortSignal;
+}
+
+export interface CallUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** USD; 0 when the model is not in the price table. */
+  cost: number;
+  /** False when the model's price is unknown (local models, new names). */
+  priced: boolean;
+}
+
+export interface ChatResult {
+  text: string;
+  /** Model the server says answered (may differ from the requested alias). */
+  model: string;
+  finishReason: string | null;
+  usage: CallUsage;
+  /** The response body as received, for `query-N-response.json`. */
+  raw: unknown;
+  /** HTTP attempts this call took (1 = no retry). */
+  attempts: number;
+  durationMs: number;
+  /** 1-based number of this call in the client's life: the N of `query-N.txt`. */
+  index: number;
+}
+
+/** One finished (or finally failed) call, handed to the transcript hook. */
+export interface TranscriptEntry {
+  index: number;
+  stage: string | undefined;
+  model: string;
+  request: { messages: ChatMessage[]; temperature?: number; maxTokens?: number };
+  /** Response text; empty when the call failed. */
+  responseText: string;
+  /** Raw response body; undefined when the call failed. */
+  response: unknown;
+  usage: CallUsage | undefined;
+  attempts: number;
+  durationMs: number;
+  /** Error message (already redacted) when the call failed. */
+  error?: string;
+}
+
+export type TranscriptHook = (entry: TranscriptEntry) => void | Promise<void>;

@@ -1,0 +1,21 @@
+import type { RepoFile, RepoMap, SkippedFile } from '../../../src/context/build-repo-map.js';
+import { extractSymbols, languageOf } from '../../../src/context/extract-symbols.js';
+
+/** A RepoMap from literal files, as buildRepoMap would make it, without a disk. */
+export function mapOf(files: Record<string, string>, skipped: SkippedFile[] = []): RepoMap {
+  const list: RepoFile[] = Object.entries(files)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([path, content]) => ({
+      path,
+      bytes: Buffer.byteLength(content),
+      lines: content.split('\n').length,
+      language: languageOf(path),
+      symbols: extractSymbols(path, content),
+      firstLines: content
+        .split('\n')
+        .filter((l) => l.trim())
+        .slice(0, 2),
+      content,
+    }));
+  return { root: '/repo', source: 'walk', files: list, skipped };
+}
