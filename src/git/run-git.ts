@@ -1,9 +1,13 @@
 /**
  * Runs one git command for our own bookkeeping (not repository code: that goes through exec/).
- * Credentials travel per command as `-c http.extraHeader=…` and are redacted from every error.
+ *
+ * Credentials travel per command as `http.extraHeader` (DESIGN.md §5.5), set through git's
+ * `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` environment rather than `-c` on the
+ * command line: same effect (nothing written to `.git/config` or a remote URL) but not visible
+ * to other users in `ps`. Every message we build is redacted of the token and its header form.
  */
 import { spawn } from 'node:child_process';
-import { createRedactor } from '../artifacts/redact.js';
+import { createRedactor, maskSecret, type Redactor } from '../artifacts/redact.js';
 import { AutofixError } from '../errors.js';
 
 export interface GitOptions {
@@ -16,6 +20,8 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Non-zero exit codes that are answers, not failures (e.g. 1 for `check-ignore`). */
   okCodes?: number[];
+  /** Kill git after this long (network operations). Default 10 minutes. */
+  timeoutMs?: number;
 }
 
 export interface GitResult {
@@ -24,48 +30,103 @@ export interface GitResult {
   code: number;
 }
 
-export function authArgs(token: string | undefined): string[] {
-  if (!token) return [];
-  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return ['-c', `http.extraHeader=Authorization: Basic ${basic}`];
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** Inherited variables that would point git at another repository or config. */
+const STRIPPED = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|COMMON_DIR|CONFIG.*)$/;
+
+function basicHeaderValue(token: string): string {
+  return Buffer.from(`x-access-token:${token}`).toString('base64');
+}
+
+/** Per-command git configuration for the token, as environment variables. */
+export function authEnv(token: string | undefined): Record<string, string> {
+  const pairs: [string, string][] = [
+    // Never let a credential helper store or supply anything for us.
+    ['credential.helper', ''],
+  ];
+  if (token) pairs.push(['http.extraHeader', `Authorization: Basic ${basicHeaderValue(token)}`]);
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** A redactor for git's messages: the token, its header form, and well-known token shapes. */
+export function gitRedactor(token: string | undefined): Redactor {
+  return createRedactor(token ? [token, basicHeaderValue(token)] : []);
+}
+
+/**
+ * For git's output, which is data (paths, diffs): only the exact token values are masked, so a
+ * file that merely looks like a token (a test fixture with `ghp_…`) comes through unchanged.
+ */
+function exactRedactor(token: string | undefined): (text: string) => string {
+  if (!token) return (text) => text;
+  const values = [token, basicHeaderValue(token)];
+  return (text) => values.reduce((out, v) => out.split(v).join(maskSecret(v)), text);
+}
+
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !STRIPPED.test(k)) env[k] = v;
+  return env;
 }
 
 export async function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
-  const redact = createRedactor(
-    options.token
-      ? [options.token, Buffer.from(`x-access-token:${options.token}`).toString('base64')]
-      : [],
-  );
-  const argv = [...authArgs(options.token), ...args];
+  const redact = gitRedactor(options.token);
+  const redactOutput = exactRedactor(options.token);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise<GitResult>((resolve, reject) => {
-    const child = spawn('git', argv, {
+    const child = spawn('git', args, {
       cwd: options.cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env },
+      env: {
+        ...baseEnv(),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_ASKPASS: 'true',
+        LC_ALL: 'C',
+        ...options.env,
+        ...authEnv(options.token),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) =>
-      reject(new AutofixError('INTERNAL', `git could not start: ${e.message}`)),
-    );
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new AutofixError('INTERNAL', `git could not start: ${e.message}`));
+    });
     child.on('close', (code) => {
+      clearTimeout(timer);
       const result = {
-        stdout: Buffer.concat(out).toString('utf8'),
+        stdout: redactOutput(Buffer.concat(out).toString('utf8')),
         stderr: redact(Buffer.concat(err).toString('utf8')),
         code: code ?? -1,
       };
-      if (result.code === 0 || options.okCodes?.includes(result.code)) resolve(result);
+      const shown = redact(args.join(' '));
+      if (timedOut) {
+        reject(
+          new AutofixError('TIMEOUT', `git ${shown} timed out after ${timeoutMs} ms`, {
+            details: { args: shown },
+          }),
+        );
+      } else if (result.code === 0 || options.okCodes?.includes(result.code)) resolve(result);
       else {
-        const shown = redact(args.join(' '));
         reject(
           new AutofixError(
             'INTERNAL',
             `git ${shown} failed (exit ${result.code}): ${result.stderr.trim()}`,
-            {
-              details: { args: shown, exit_code: result.code, stderr: result.stderr },
-            },
+            { details: { args: shown, exit_code: result.code, stderr: result.stderr } },
           ),
         );
       }
@@ -73,4 +134,13 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
     child.stdin.on('error', () => undefined); // git may exit before reading all input
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Resolves a revision to a commit sha, or null when it does not exist. */
+export async function revParse(cwd: string, rev: string): Promise<string | null> {
+  const r = await runGit(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+    cwd,
+    okCodes: [1, 128],
+  });
+  return r.code === 0 ? r.stdout.trim() : null;
 }

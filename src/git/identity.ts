@@ -1,0 +1,26 @@
+/**
+ * Who the bot commits as. For a GitHub App the convention is `<app-slug>[bot]` and
+ * `<bot-user-id>+<app-slug>[bot]@users.noreply.github.com`, so commits link to the app.
+ */
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+export const DEFAULT_BOT_IDENTITY: GitIdentity = {
+  name: 'autofix[bot]',
+  email: 'autofix[bot]@users.noreply.github.com',
+};
+
+/** Trailer that marks the commit creating a bot branch (see branch.ts). */
+export const ISSUE_TRAILER = 'Autofix-Issue';
+
+/** Author and committer for one git command; `Signed-off-by` uses the committer. */
+export function identityEnv(identity: GitIdentity): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email,
+  };
+}

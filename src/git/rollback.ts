@@ -1,0 +1,114 @@
+/**
+ * Undoes a job (DESIGN.md §5.5, seed 002 §2.3): `git reset --hard <baseline>` and `git clean -fd`
+ * in the worktree, the local branch deleted, and the remote branch put back to where it was
+ * before this job pushed (deleted if this job created it). The mirror's fetched refs and objects
+ * are not touched.
+ *
+ * Idempotent and crash-safe: every step checks the current state first, so a second call, or a
+ * call from another process with a persisted `Workspace` record, finishes what is left and
+ * reports instead of throwing (a rollback runs on a failure path; the original error is what the
+ * user must read).
+ */
+import { access } from 'node:fs/promises';
+import { assertBotBranch } from './branch-name.js';
+import { withMirrorLock } from './mirror.js';
+import { runGit } from './run-git.js';
+import { worktreeGit } from './worktree-git.js';
+import type { Workspace } from './workspace.js';
+
+export interface RollbackOptions {
+  token?: string;
+}
+
+export interface RollbackReport {
+  done: string[];
+  problems: string[];
+}
+
+async function remoteSha(ws: Workspace, ref: string, token?: string): Promise<string | null> {
+  const r = await runGit(['ls-remote', ws.remoteUrl, ref], { cwd: ws.mirrorDir, token });
+  return r.stdout.split(/\s/)[0] || null;
+}
+
+async function rollbackRemote(ws: Workspace, token: string | undefined, report: RollbackReport) {
+  const branch = ws.branch;
+  if (!branch?.pushedSha) return;
+  assertBotBranch(branch.name, ws.branchPrefix);
+  const ref = `refs/heads/${branch.name}`;
+  const target = branch.remoteShaBefore; // null: the branch did not exist before this job
+  const current = await remoteSha(ws, ref, token);
+  if (current === target) {
+    branch.pushedSha = null; // already rolled back (an earlier call, or another process)
+    return;
+  }
+  if (current !== branch.pushedSha) {
+    report.problems.push(
+      `remote ${branch.name} is at ${current ?? '(deleted)'}, not at our push ${branch.pushedSha}; left alone`,
+    );
+    return;
+  }
+  const spec = target ? `${target}:${ref}` : `:${ref}`;
+  const push = await runGit(
+    [
+      'push',
+      '--porcelain',
+      '--no-verify',
+      `--force-with-lease=${ref}:${branch.pushedSha}`,
+      ws.remoteUrl,
+      spec,
+    ],
+    { cwd: ws.mirrorDir, token, okCodes: [1, 128] },
+  );
+  if (push.code === 0) {
+    report.done.push(
+      target ? `reset remote ${branch.name} to ${target}` : `deleted remote ${branch.name}`,
+    );
+    branch.pushedSha = null;
+  } else {
+    report.problems.push(`could not roll back remote ${branch.name}: ${push.stderr.trim()}`);
+  }
+}
+
+export async function rollbackWorkspace(
+  ws: Workspace,
+  options: RollbackOptions = {},
+): Promise<RollbackReport> {
+  const report: RollbackReport = { done: [], problems: [] };
+  const step = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      report.done.push(what);
+    } catch (err) {
+      report.problems.push(`${what}: ${(err as Error).message}`);
+    }
+  };
+
+  const hasWorktree = await access(ws.worktree).then(
+    () => true,
+    () => false,
+  );
+  if (hasWorktree) {
+    await step(`reset --hard ${ws.baseline_commit}`, () =>
+      worktreeGit(ws, ['reset', '--quiet', '--hard', ws.baseline_commit]),
+    );
+    await step('clean -fd', () => worktreeGit(ws, ['clean', '-q', '-fd']));
+    // Off the branch, so it can be deleted; the files stay at the baseline.
+    await step('detach HEAD', () =>
+      worktreeGit(ws, ['checkout', '--quiet', '--detach', ws.baseline_commit]),
+    );
+  }
+  if (ws.branch) {
+    const name = ws.branch.name;
+    const local = await withMirrorLock(ws.mirrorDir, () =>
+      runGit(['branch', '--quiet', '-D', name], { cwd: ws.mirrorDir, okCodes: [1] }),
+    ).catch((err: Error) => ({ code: -1, stderr: err.message }));
+    if (local.code === 0) report.done.push(`deleted local ${name}`);
+    else if (!/not found/.test(local.stderr)) {
+      report.problems.push(`could not delete local ${name}: ${local.stderr.trim()}`);
+    }
+  }
+  await rollbackRemote(ws, options.token, report).catch((err: Error) =>
+    report.problems.push(`remote rollback: ${err.message}`),
+  );
+  return report;
+}

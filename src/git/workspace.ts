@@ -1,0 +1,247 @@
+/**
+ * A job's working copy (DESIGN.md §1, §5.5): a `git worktree` of the repository's mirror at the
+ * base branch head, in its own job directory, removed when the job ends whatever the outcome.
+ * It shares the mirror's objects, so it costs one checkout of disk and no history transfer.
+ *
+ * The `Workspace` record is plain JSON: the code stage can persist it and a later process can
+ * still `rollbackWorkspace` / `closeWorkspace` after a crash.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AutofixError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { assertBranchPrefix, DEFAULT_BRANCH_PREFIX } from './branch-name.js';
+import { assertNoCredentials, mirrorDir, updateMirror, withMirrorLock } from './mirror.js';
+import { runGit } from './run-git.js';
+import { worktreeGit, type WorktreeRef } from './worktree-git.js';
+import { claimParkedWorktree, parkWorktree, poolDir, refreshWorktree } from './worktree-pool.js';
+
+export interface WorkspaceOptions {
+  /** `AUTOFIX_WORKDIR`. */
+  workdir: string;
+  /** `owner/name`. */
+  repo: string;
+  /** Remote URL without credentials. */
+  remoteUrl: string;
+  baseBranch: string;
+  branchPrefix?: string;
+  /** Names the job directory; a retry with the same id replaces what a crashed attempt left. */
+  jobId?: string;
+  token?: string;
+  lockTimeoutMs?: number;
+  /**
+   * Park up to this many scrubbed worktrees per repository for later jobs instead of removing
+   * them (see worktree-pool.ts). 0, the default, removes every worktree when its job ends.
+   */
+  recycleWorktrees?: number;
+  logger?: Logger;
+}
+
+export interface BranchState {
+  name: string;
+  issue: number;
+  /** The remote branch's sha when this job started; null when it did not exist. */
+  remoteShaBefore: string | null;
+  /** The last sha this job pushed; null when nothing (or everything was rolled back). */
+  pushedSha: string | null;
+}
+
+export interface Workspace {
+  workdir: string;
+  repo: string;
+  remoteUrl: string;
+  mirrorDir: string;
+  jobDir: string;
+  /** The checkout the job edits and validates. */
+  worktree: string;
+  /** Its git directory in the mirror; our git commands use it instead of the `.git` file. */
+  gitDir: string;
+  /** Writable HOME and TMPDIR for repository commands, outside the checkout. */
+  homeDir: string;
+  tmpDir: string;
+  baseBranch: string;
+  branchPrefix: string;
+  /** Base branch head when the job started. */
+  base_commit: string;
+  /** What rollback returns to: the base head, or the tip of a reused bot branch. */
+  baseline_commit: string;
+  branch: BranchState | null;
+  /** For the sandbox: hide the whole workdir except this job's own paths and mirror… */
+  sandboxHidden: string[];
+  /** …and keep the mirror and the worktree's `.git` link read-only. */
+  sandboxReadOnly: string[];
+  recycleWorktrees: number;
+}
+
+const JOB_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+async function assertBranchName(cwd: string, name: string): Promise<void> {
+  const r = await runGit(['check-ref-format', '--branch', name], { cwd, okCodes: [1, 128] });
+  if (r.code !== 0) {
+    throw new AutofixError('INTERNAL', `not a valid branch name: ${JSON.stringify(name)}`, {
+      recoverable: false,
+    });
+  }
+}
+
+export async function assertCleanWorktree(ref: WorktreeRef): Promise<void> {
+  const status = await worktreeGit(ref, ['status', '--porcelain', '--untracked-files=all']);
+  if (status.stdout.trim() !== '') {
+    throw new AutofixError('INTERNAL', `worktree ${ref.worktree} is not clean:\n${status.stdout}`, {
+      recoverable: true,
+    });
+  }
+}
+
+export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const branchPrefix = options.branchPrefix ?? DEFAULT_BRANCH_PREFIX;
+  assertBranchPrefix(branchPrefix);
+  const jobId = options.jobId ?? randomUUID();
+  if (!JOB_ID.test(jobId) || jobId === '.' || jobId === '..') {
+    throw new AutofixError('INTERNAL', `bad job id ${JSON.stringify(jobId)}`, {
+      recoverable: false,
+    });
+  }
+  assertNoCredentials(options.remoteUrl);
+  await mkdir(options.workdir, { recursive: true });
+  await assertBranchName(options.workdir, options.baseBranch);
+
+  const mirror = mirrorDir(options.workdir, options.repo);
+  const jobDir = join(options.workdir, 'jobs', jobId);
+  const worktree = join(jobDir, options.repo.split('/')[1] ?? 'repo');
+  const ws: Workspace = {
+    workdir: options.workdir,
+    repo: options.repo,
+    remoteUrl: options.remoteUrl,
+    mirrorDir: mirror,
+    jobDir,
+    worktree,
+    gitDir: '',
+    homeDir: join(jobDir, 'home'),
+    tmpDir: join(jobDir, 'tmp'),
+    baseBranch: options.baseBranch,
+    branchPrefix,
+    base_commit: '',
+    baseline_commit: '',
+    branch: null,
+    sandboxHidden: [options.workdir],
+    sandboxReadOnly: [mirror, join(worktree, '.git')],
+    recycleWorktrees: options.recycleWorktrees ?? 0,
+  };
+  const started = performance.now();
+  // A retried job reuses its id: what a crashed attempt left is dropped (git forgets its
+  // worktree at the next prune).
+  await rm(jobDir, { recursive: true, force: true });
+  await mkdir(ws.homeDir, { recursive: true });
+  await mkdir(ws.tmpDir, { recursive: true });
+  try {
+    const parked =
+      ws.recycleWorktrees > 0
+        ? await claimParkedWorktree(poolDir(ws.workdir, ws.repo), mirror, worktree)
+        : null;
+    ws.base_commit = await withMirrorLock(
+      mirror,
+      async () => {
+        const baseSha = await updateMirror(mirror, { ...options, branchPrefix });
+        // Only registering the worktree needs the lock; its checkout runs outside, in parallel
+        // with other jobs.
+        if (!parked) {
+          await runGit(
+            ['worktree', 'add', '--quiet', '--no-checkout', '--detach', worktree, baseSha],
+            {
+              cwd: mirror,
+            },
+          );
+        }
+        return baseSha;
+      },
+      options.lockTimeoutMs,
+    );
+    ws.baseline_commit = ws.base_commit;
+    const fetched = performance.now();
+    if (parked) {
+      ws.gitDir = parked;
+      await refreshWorktree(ws, ws.base_commit);
+    } else {
+      // Read now, before any repository code has run in the worktree.
+      ws.gitDir = (
+        await runGit(['rev-parse', '--absolute-git-dir'], { cwd: worktree })
+      ).stdout.trim();
+      await worktreeGit(ws, [
+        '-c',
+        'checkout.workers=0',
+        'reset',
+        '--quiet',
+        '--hard',
+        ws.base_commit,
+      ]);
+    }
+    await assertCleanWorktree(ws);
+    const head = (await worktreeGit(ws, ['rev-parse', 'HEAD'])).stdout.trim();
+    if (head !== ws.base_commit) {
+      throw new AutofixError('INTERNAL', `worktree HEAD ${head} is not the base ${ws.base_commit}`);
+    }
+    options.logger?.info(
+      {
+        repo: ws.repo,
+        base: ws.base_commit,
+        fetch_ms: Math.round(fetched - started),
+        checkout_ms: Math.round(performance.now() - fetched),
+        recycled: parked !== null,
+      },
+      'workspace ready',
+    );
+    return ws;
+  } catch (err) {
+    await closeWorkspace(ws).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Ends a job: parks (see worktree-pool.ts) or deletes the worktree, deletes the job directory,
+ * then, under the mirror lock, forgets the worktree (`git worktree prune`) and deletes the job's
+ * local branch (the remote branch, if pushed, is what the PR uses). Safe to call twice and on a
+ * half-opened workspace. The mirror's fetched refs and objects are left as they are.
+ */
+export async function closeWorkspace(ws: Workspace): Promise<void> {
+  const parked =
+    ws.recycleWorktrees > 0 &&
+    ws.gitDir !== '' &&
+    (await parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees).catch(
+      () => false,
+    ));
+  await rm(ws.jobDir, { recursive: true, force: true });
+  if (!existsSync(join(ws.mirrorDir, 'HEAD'))) return; // failed before the mirror existed
+  await withMirrorLock(ws.mirrorDir, async () => {
+    if (!parked) await runGit(['worktree', 'prune'], { cwd: ws.mirrorDir });
+    if (ws.branch) {
+      await runGit(['branch', '--quiet', '-D', ws.branch.name], {
+        cwd: ws.mirrorDir,
+        okCodes: [1], // no such branch, or checked out by another worktree
+      });
+    }
+  });
+}
+
+/** Opens a workspace, runs `fn`, and closes the workspace whatever happens. */
+export async function withWorkspace<T>(
+  options: WorkspaceOptions,
+  fn: (ws: Workspace) => Promise<T>,
+): Promise<T> {
+  const ws = await openWorkspace(options);
+  let result: T;
+  try {
+    result = await fn(ws);
+  } catch (err) {
+    // The job's own failure is what the user needs to read; a cleanup problem is only logged.
+    await closeWorkspace(ws).catch((closeErr: unknown) =>
+      options.logger?.warn({ err: closeErr }, 'workspace cleanup failed'),
+    );
+    throw err;
+  }
+  await closeWorkspace(ws);
+  return result;
+}

@@ -1,0 +1,132 @@
+/**
+ * Opt-in recycling of worktrees (`recycleWorktrees` > 0). A fresh worktree costs a full
+ * checkout — for 20,000 files that is most of a job's start-up time, and no faster than the
+ * checkout part of a clone. A parked worktree only needs the files that changed since it was
+ * parked. Parking scrubs everything a job left (`reset --hard`, `clean -ffdx`, detached HEAD, the
+ * `.git` link rewritten on claim) and the pool holds at most N worktrees per repository, so disk
+ * stays at one checkout per concurrent job.
+ *
+ * A parked worktree is `git worktree lock`ed: while it is renamed in or out of the pool its
+ * recorded path is briefly wrong, and `git worktree prune` (run by other jobs) skips locked
+ * entries. Parking first takes a numbered slot with `mkdir` and claiming is a `rename` of the
+ * parked directory: both atomic, so concurrent jobs never share or overfill the pool.
+ */
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { runGit } from './run-git.js';
+import { worktreeGit, type WorktreeRef } from './worktree-git.js';
+
+const ABANDONED_MS = 10 * 60 * 1000;
+
+export function poolDir(workdir: string, repo: string): string {
+  return join(workdir, 'pool', repo);
+}
+
+async function slots(pool: string): Promise<string[]> {
+  return readdir(pool).catch(() => []);
+}
+
+/**
+ * Moves a parked worktree to `target` and returns its git directory, or null when the pool is
+ * empty (or every parked entry turned out unusable, e.g. its mirror was re-created).
+ */
+export async function claimParkedWorktree(
+  pool: string,
+  mirrorDir: string,
+  target: string,
+): Promise<string | null> {
+  for (const entry of await slots(pool)) {
+    const slot = join(pool, entry);
+    try {
+      await rename(join(slot, basename(target)), target);
+    } catch {
+      continue; // another job took it, or a half-parked entry
+    }
+    try {
+      const gitDir = (await readFile(join(slot, 'gitdir'), 'utf8')).trim();
+      // Never trust the `.git` file a previous job's commands could have rewritten.
+      await writeFile(join(target, '.git'), `gitdir: ${gitDir}\n`);
+      await runGit(['worktree', 'repair', target], { cwd: mirrorDir });
+      await runGit(['worktree', 'unlock', target], { cwd: mirrorDir });
+      return gitDir;
+    } catch {
+      await rm(target, { recursive: true, force: true });
+    } finally {
+      await rm(slot, { recursive: true, force: true });
+    }
+  }
+  return null;
+}
+
+/** Brings a claimed worktree to `sha` with nothing left from its previous job. */
+export async function refreshWorktree(ref: WorktreeRef, sha: string): Promise<void> {
+  await worktreeGit(ref, [
+    '-c',
+    'checkout.workers=0',
+    'checkout',
+    '--quiet',
+    '--force',
+    '--detach',
+    sha,
+  ]);
+  await worktreeGit(ref, ['clean', '-q', '-ffdx']);
+}
+
+/**
+ * Scrubs and parks a job's worktree; false when the pool is full or parking failed (the caller
+ * then removes it).
+ * The job's local branch must be deleted by the caller afterwards (HEAD is detached here).
+ */
+export async function parkWorktree(
+  pool: string,
+  mirrorDir: string,
+  ref: WorktreeRef,
+  max: number,
+): Promise<boolean> {
+  const slot = await reserveSlot(pool, max);
+  if (!slot) return false;
+  try {
+    await worktreeGit(ref, ['reset', '--quiet', '--hard']);
+    await worktreeGit(ref, ['clean', '-q', '-ffdx']);
+    await worktreeGit(ref, ['checkout', '--quiet', '--detach']);
+    await writeFile(join(slot, 'gitdir'), ref.gitDir);
+    await runGit(['worktree', 'lock', '--reason', 'parked in the autofix pool', ref.worktree], {
+      cwd: mirrorDir,
+    });
+    const parked = join(slot, basename(ref.worktree));
+    await rename(ref.worktree, parked);
+    await runGit(['worktree', 'repair', parked], { cwd: mirrorDir });
+    return true;
+  } catch {
+    // Unlocked again so the caller's removal and prune can forget it.
+    await runGit(['worktree', 'unlock', ref.worktree], { cwd: mirrorDir, okCodes: [128] }).catch(
+      () => undefined,
+    );
+    await rm(slot, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/** Slots are `slot-0` … `slot-<max-1>`; `mkdir` makes taking one atomic across processes. */
+async function reserveSlot(pool: string, max: number): Promise<string | null> {
+  await mkdir(pool, { recursive: true });
+  for (let i = 0; i < max; i++) {
+    const slot = join(pool, `slot-${i}`);
+    try {
+      await mkdir(slot);
+      return slot;
+    } catch {
+      await dropAbandoned(slot);
+    }
+  }
+  return null;
+}
+
+/** A slot whose parking never finished (the worker died) is freed after a while. */
+async function dropAbandoned(slot: string): Promise<void> {
+  const info = await stat(join(slot, 'gitdir')).catch(() => stat(slot).catch(() => null));
+  const entries = await readdir(slot).catch(() => ['?', '?']);
+  if (info && entries.length < 2 && Date.now() - info.mtimeMs > ABANDONED_MS) {
+    await rm(slot, { recursive: true, force: true });
+  }
+}
