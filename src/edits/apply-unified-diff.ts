@@ -1,0 +1,86 @@
+import { AutofixError } from '../errors.js';
+import { joinLines } from './join-lines.js';
+import type { OutputLine } from './join-lines.js';
+import { describeHunkProblem } from './describe-hunk-problem.js';
+import type { MatchLevel } from './match-level.js';
+import { normalizeLine } from './normalize-line.js';
+import type { Hunk } from './parse-unified-diff.js';
+import { hunkEffect, placeHunks } from './place-hunks.js';
+import type { PlacedBy } from './place-hunks.js';
+import { prepareHunk } from './prepare-hunk.js';
+import { splitLines } from './split-lines.js';
+
+/** Where one hunk landed and how it was matched. */
+export interface HunkReport {
+  /** 1-based position of the hunk in the diff. */
+  hunk: number;
+  header: string;
+  /** The old-side line the header claimed, if it had numbers. */
+  statedLine?: number;
+  /** 1-based file line where the hunk's old side starts. */
+  line: number;
+  /** `line - statedLine`. */
+  offset?: number;
+  /** Worst line match: identical, whitespace-only differences, or misquoted context. */
+  match: 'exact' | 'whitespace' | 'fuzzy';
+  placedBy: PlacedBy;
+}
+
+function matchKind(levels: readonly MatchLevel[]): HunkReport['match'] {
+  const worst = Math.max(0, ...levels);
+  return worst === 0 ? 'exact' : worst <= 3 ? 'whitespace' : 'fuzzy';
+}
+
+/**
+ * The tolerant unified-diff engine (pure): places every hunk in the file text and returns the new
+ * text. Only `-` and `+` lines change the file; context lines, line endings and the final-newline
+ * convention stay the file's own. Refuses with INVALID_DIFF, naming the file and quoting the
+ * unplaced lines, when any hunk matches nowhere, in several places, or overlaps another hunk.
+ */
+export function applyUnifiedDiff(
+  path: string,
+  before: string,
+  hunks: readonly Hunk[],
+): { after: string; hunks: HunkReport[] } {
+  const file = splitLines(before);
+  const norm = file.lines.map(normalizeLine);
+  const { placements, problems } = placeHunks(norm, hunks.map(prepareHunk));
+  if (problems.length > 0) {
+    const messages = problems
+      .sort((a, b) => a.hunk - b.hunk)
+      .map((p) => describeHunkProblem(path, hunks, p, norm));
+    throw new AutofixError('INVALID_DIFF', messages.join('\n\n'), {
+      details: { path, problems },
+    });
+  }
+
+  const del = new Set<number>();
+  const ins = new Map<number, string[]>();
+  for (const p of placements) {
+    const effect = hunkEffect(hunks[p.hunk]?.lines ?? [], p.at);
+    for (const d of effect.del) del.add(d);
+    for (const [q, lines] of effect.ins) ins.set(q, lines);
+  }
+  const out: OutputLine[] = [];
+  for (let i = 0; i <= file.lines.length; i++) {
+    for (const text of ins.get(i) ?? []) out.push({ text });
+    const text = file.lines[i];
+    if (text !== undefined && !del.has(i)) out.push({ text, eol: file.eols[i] ?? file.eol });
+  }
+
+  const reports = placements
+    .map((p): HunkReport => {
+      const hunk = hunks[p.hunk];
+      const stated = hunk?.oldStart;
+      return {
+        hunk: p.hunk + 1,
+        header: hunk?.header ?? '',
+        ...(stated === undefined ? {} : { statedLine: stated, offset: p.at + 1 - stated }),
+        line: p.at + 1,
+        match: matchKind(p.candidate.levels),
+        placedBy: p.placedBy,
+      };
+    })
+    .sort((a, b) => a.hunk - b.hunk);
+  return { after: joinLines(out, file.eol, file.finalNewline), hunks: reports };
+}

@@ -1,0 +1,244 @@
+import { AutofixError } from '../errors.js';
+
+/**
+ * Reads unified diffs out of LLM text: inside or outside markdown fences, surrounded by prose,
+ * with or without `diff --git`/`index` lines, with bare `@@ @@` headers and wrong counts. Counts
+ * are never trusted to end a hunk (a wrong count would silently drop lines); a hunk ends at the
+ * next header, fence, or text that is not followed by more hunk lines.
+ */
+
+export interface HunkLine {
+  kind: ' ' | '-' | '+';
+  /** The line without its prefix and without a carriage return. */
+  text: string;
+  /** Followed by `\ No newline at end of file`. */
+  noEol: boolean;
+  /** Given without its leading space (a blank context line, or context that lost its prefix). */
+  bare: boolean;
+  /** A bare blank line at the end of the hunk: maybe context, maybe the gap before prose. */
+  optional: boolean;
+}
+
+export interface Hunk {
+  /** The `@@ … @@` line as written. */
+  header: string;
+  oldStart?: number;
+  oldCount?: number;
+  newStart?: number;
+  newCount?: number;
+  /** Text after the closing `@@` (git puts the enclosing function's first line there). */
+  heading: string;
+  lines: HunkLine[];
+  /** 1-based line of the header in the LLM's text. */
+  diffLine: number;
+}
+
+export interface FilePatch {
+  /** Path as written after `--- ` (undefined for /dev/null or when absent). */
+  oldPath?: string;
+  /** Path as written after `+++ `. */
+  newPath?: string;
+  /** Paths from `diff --git a/… b/…`, when present. */
+  gitPaths?: [string, string];
+  isCreate: boolean;
+  isDelete: boolean;
+  renameFrom?: string;
+  renameTo?: string;
+  binary: boolean;
+  hunks: Hunk[];
+  diffLine: number;
+}
+
+const HUNK_HEADER = /^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*@@+(.*)$/;
+const FENCE = /^\s*(```|~~~)/;
+
+function unquote(s: string): string {
+  if (!s.startsWith('"')) return s;
+  const end = s.lastIndexOf('"');
+  const body = s.slice(1, end > 0 ? end : undefined);
+  return body.replace(/\\(["\\tn])/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c));
+}
+
+/** The path in a `--- `/`+++ ` line, without the timestamp GNU diff (or a model) puts after it. */
+function headerPath(rest: string): string | undefined {
+  const raw = rest.startsWith('"')
+    ? unquote(rest)
+    : (rest.split('\t')[0] ?? '').replace(/\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d.*$/, '').trim();
+  return raw === '/dev/null' || raw === '' ? undefined : raw;
+}
+
+function gitLinePaths(rest: string): [string, string] | undefined {
+  const quoted = /^"((?:[^"\\]|\\.)*)"\s+"((?:[^"\\]|\\.)*)"$/.exec(rest);
+  if (quoted) return [unquote(`"${quoted[1]}"`), unquote(`"${quoted[2]}"`)];
+  const parts = rest.split(' ');
+  // Paths may contain spaces: find the split where both halves name the same file.
+  for (let i = 1; i < parts.length; i++) {
+    const a = parts.slice(0, i).join(' ');
+    const b = parts.slice(i).join(' ');
+    if (a.replace(/^a\//, '') === b.replace(/^b\//, '')) return [a, b];
+  }
+  return parts.length === 2 ? [parts[0] ?? '', parts[1] ?? ''] : undefined;
+}
+
+/**
+ * `--- x` followed by `+++ y`. Inside a hunk the two must name the same file (or /dev/null):
+ * counts cannot tell a header from a removed `-- x` and an added `++ y` line, as they may be
+ * wrong; the names can.
+ */
+function isFileHeader(lines: readonly string[], i: number, inHunk = false): boolean {
+  const a = lines[i];
+  const b = lines[i + 1];
+  if (!a?.startsWith('--- ') || !b?.startsWith('+++ ')) return false;
+  if (!inHunk) return true;
+  const from = headerPath(a.slice(4));
+  const to = headerPath(b.slice(4));
+  const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+  return from === undefined || to === undefined || base(from) === base(to);
+}
+
+function isStructural(lines: readonly string[], i: number): boolean {
+  const line = lines[i] ?? '';
+  return (
+    line.startsWith('diff --git ') ||
+    line.startsWith('@@') ||
+    FENCE.test(line) ||
+    isFileHeader(lines, i)
+  );
+}
+
+/** For each line: is a `+`/`-`/` ` line still to come before the next header or fence? */
+function hunkLinesAhead(lines: readonly string[]): boolean[] {
+  const ahead: boolean[] = new Array<boolean>(lines.length).fill(false);
+  let seen = false;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    ahead[i] = seen;
+    const line = lines[i] ?? '';
+    if (isStructural(lines, i)) seen = false;
+    else if (/^[-+ ]/.test(line)) seen = true;
+  }
+  return ahead;
+}
+
+function finishHunk(hunk: Hunk): void {
+  let end = hunk.lines.length;
+  while (end > 0 && hunk.lines[end - 1]?.bare && hunk.lines[end - 1]?.text === '') end--;
+  if (end === hunk.lines.length) return;
+  const kept = hunk.lines.slice(0, end);
+  const oldCount = kept.filter((l) => l.kind !== '+').length;
+  const newCount = kept.filter((l) => l.kind !== '-').length;
+  if (hunk.oldCount === oldCount && hunk.newCount === newCount) {
+    hunk.lines = kept; // the counts say the blank lines after the hunk are not part of it
+    return;
+  }
+  for (let i = end; i < hunk.lines.length; i++) {
+    const line = hunk.lines[i];
+    if (line) line.optional = true;
+  }
+}
+
+export function parseUnifiedDiff(text: string): FilePatch[] {
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const ahead = hunkLinesAhead(lines);
+  const patches: FilePatch[] = [];
+  let patch: FilePatch | undefined;
+  let hunk: Hunk | undefined;
+  const orphanHunks: number[] = [];
+
+  const closeHunk = (): void => {
+    if (hunk) finishHunk(hunk);
+    hunk = undefined;
+  };
+  const newPatch = (diffLine: number): FilePatch => {
+    closeHunk();
+    patch = { isCreate: false, isDelete: false, binary: false, hunks: [], diffLine };
+    patches.push(patch);
+    return patch;
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (FENCE.test(line)) {
+      closeHunk();
+      continue;
+    }
+    if (line.startsWith('diff --git ')) {
+      const p = newPatch(i + 1);
+      const paths = gitLinePaths(line.slice('diff --git '.length));
+      if (paths) p.gitPaths = paths;
+      continue;
+    }
+    if (isFileHeader(lines, i, hunk !== undefined)) {
+      const started = patch && patch.hunks.length === 0 && patch.oldPath === undefined;
+      const p = started && patch && !hunk && patch.newPath === undefined ? patch : newPatch(i + 1);
+      closeHunk();
+      p.oldPath = headerPath(line.slice(4));
+      p.newPath = headerPath((lines[i + 1] ?? '').slice(4));
+      if (p.oldPath === undefined) p.isCreate = true;
+      if (p.newPath === undefined) p.isDelete = true;
+      i++;
+      continue;
+    }
+    const header = HUNK_HEADER.exec(line);
+    if (header) {
+      closeHunk();
+      if (!patch) orphanHunks.push(i + 1);
+      const num = (s: string | undefined): number | undefined =>
+        s === undefined ? undefined : Number(s);
+      hunk = {
+        header: line,
+        oldStart: num(header[1]),
+        oldCount: header[1] === undefined ? undefined : (num(header[2]) ?? 1),
+        newStart: num(header[3]),
+        newCount: header[3] === undefined ? undefined : (num(header[4]) ?? 1),
+        heading: (header[5] ?? '').trim(),
+        lines: [],
+        diffLine: i + 1,
+      };
+      (patch ?? newPatch(i + 1)).hunks.push(hunk);
+      continue;
+    }
+    if (hunk) {
+      const first = line[0];
+      if (first === ' ' || first === '-' || first === '+') {
+        hunk.lines.push({
+          kind: first,
+          text: line.slice(1),
+          noEol: false,
+          bare: false,
+          optional: false,
+        });
+        continue;
+      }
+      if (first === '\\') {
+        const prev = hunk.lines[hunk.lines.length - 1];
+        if (prev) prev.noEol = true;
+        continue;
+      }
+      if (line === '' || ahead[i]) {
+        // A blank line that lost its leading space, or context that lost it while more hunk
+        // lines follow. Context never changes the file, so reading it as context is safe.
+        hunk.lines.push({ kind: ' ', text: line, noEol: false, bare: true, optional: false });
+        continue;
+      }
+      closeHunk();
+    }
+    if (!patch) continue;
+    if (line.startsWith('new file mode')) patch.isCreate = true;
+    else if (line.startsWith('deleted file mode')) patch.isDelete = true;
+    else if (line.startsWith('rename from ')) patch.renameFrom = unquote(line.slice(12).trim());
+    else if (line.startsWith('rename to ')) patch.renameTo = unquote(line.slice(10).trim());
+    else if (line.startsWith('Binary files ') || line.startsWith('GIT binary patch'))
+      patch.binary = true;
+  }
+  closeHunk();
+
+  if (orphanHunks.length > 0) {
+    throw new AutofixError(
+      'INVALID_DIFF',
+      `The hunk at line ${orphanHunks.join(', ')} of your diff has no file header. Put ` +
+        '`--- a/<path>` and `+++ b/<path>` lines before the first `@@` of every file.',
+      { details: { lines: orphanHunks } },
+    );
+  }
+  return patches;
+}

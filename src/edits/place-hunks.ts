@@ -1,0 +1,215 @@
+import { locateHunk } from './locate-hunk.js';
+import type { Candidate, OldLine } from './locate-hunk.js';
+import type { NormLine } from './normalize-line.js';
+import type { HunkLine } from './parse-unified-diff.js';
+
+/** A hunk ready for placement: its lines, its old side, and what its header claimed. */
+export interface PreparedHunk {
+  lines: HunkLine[];
+  old: OldLine[];
+  /** 0-based index the header says the old side starts at. */
+  statedAt?: number;
+  heading: string;
+}
+
+export type PlacedBy =
+  | 'only-match'
+  | 'best-match'
+  | 'other-hunks'
+  | 'heading'
+  | 'line-number'
+  | 'nearest-line'
+  | 'no-context';
+
+export interface Placement {
+  hunk: number;
+  at: number;
+  candidate: Candidate;
+  placedBy: PlacedBy;
+}
+
+export type PlacementProblem =
+  | { hunk: number; kind: 'nowhere' }
+  | { hunk: number; kind: 'no-context' }
+  | { hunk: number; kind: 'ambiguous'; positions: number[] }
+  | { hunk: number; kind: 'conflict'; other: number; line: number };
+
+/** Candidates whose costs differ by less than this have equal evidence (a tie). */
+const EQUAL_EVIDENCE = 0.75;
+
+/** What a hunk does to the file when its old side starts at `at`. */
+export interface HunkEffect {
+  ctx: Set<number>;
+  del: Set<number>;
+  /** Insertion point (before file line q) → lines inserted there, in order. */
+  ins: Map<number, string[]>;
+}
+
+export function hunkEffect(lines: readonly HunkLine[], at: number): HunkEffect {
+  const effect: HunkEffect = { ctx: new Set(), del: new Set(), ins: new Map() };
+  let idx = at;
+  for (const line of lines) {
+    if (line.kind === ' ') effect.ctx.add(idx++);
+    else if (line.kind === '-') effect.del.add(idx++);
+    else effect.ins.set(idx, [...(effect.ins.get(idx) ?? []), line.text]);
+  }
+  return effect;
+}
+
+/** The first file line two hunks fight over, if any: both change it, or one keeps what the other removes. */
+export function conflictLine(a: HunkEffect, b: HunkEffect): number | undefined {
+  for (const d of a.del) if (b.del.has(d) || b.ctx.has(d)) return d;
+  for (const d of b.del) if (a.ctx.has(d)) return d;
+  for (const q of a.ins.keys()) if (b.ins.has(q)) return q;
+  return undefined;
+}
+
+/** Git's default hunk heading: the nearest line above that starts with a letter, `_` or `$`. */
+function headingLines(file: readonly NormLine[]): number[] {
+  const before: number[] = [];
+  let last = -1;
+  file.forEach((line, i) => {
+    before.push(last);
+    if (/^[A-Za-z_$]/.test(line.text)) last = i;
+  });
+  return before;
+}
+
+/**
+ * Chooses one position per hunk, locating every hunk on its own (so hunks may come in any order
+ * and with any line numbers). Equal evidence at several places is settled only by independent
+ * evidence: the other hunks' positions, git's function heading, or line numbers that the
+ * unambiguous hunks have shown to be right. Otherwise the hunk is refused as ambiguous.
+ */
+export function placeHunks(
+  file: readonly NormLine[],
+  hunks: readonly PreparedHunk[],
+): { placements: Placement[]; problems: PlacementProblem[] } {
+  const problems: PlacementProblem[] = [];
+  const placed = new Map<number, Placement>();
+  const effects = new Map<number, HunkEffect>();
+  const open = new Map<number, Candidate[]>();
+  const place = (hunk: number, candidate: Candidate, placedBy: PlacedBy): void => {
+    placed.set(hunk, { hunk, at: candidate.at, candidate, placedBy });
+    effects.set(hunk, hunkEffect(hunks[hunk]?.lines ?? [], candidate.at));
+    open.delete(hunk);
+  };
+
+  hunks.forEach((hunk, index) => {
+    if (hunk.old.length === 0) {
+      // No context at all: only the two ends of the file can be named without context.
+      const at = hunk.statedAt === undefined ? undefined : hunk.statedAt + 1;
+      if (file.length === 0 || at === 0 || at === file.length)
+        place(index, { at: file.length === 0 ? 0 : (at ?? 0), cost: 0, levels: [] }, 'no-context');
+      else problems.push({ hunk: index, kind: 'no-context' });
+      return;
+    }
+    const candidates = locateHunk(file, hunk.old);
+    const best = candidates.filter((c) => c.cost - (candidates[0]?.cost ?? 0) < EQUAL_EVIDENCE);
+    const first = best[0];
+    if (!first) problems.push({ hunk: index, kind: 'nowhere' });
+    else if (best.length === 1)
+      place(index, first, candidates.length === 1 ? 'only-match' : 'best-match');
+    else open.set(index, best);
+  });
+
+  const before = open.size > 0 ? headingLines(file) : [];
+  let progress = true;
+  while (progress && open.size > 0) {
+    progress = false;
+    for (const [index, candidates] of open) {
+      const free = candidates.filter((c) => {
+        const effect = hunkEffect(hunks[index]?.lines ?? [], c.at);
+        return [...effects.values()].every((e) => conflictLine(effect, e) === undefined);
+      });
+      if (free.length === 1 && free[0]) {
+        place(index, free[0], 'other-hunks');
+        progress = true;
+        continue;
+      }
+      open.set(index, free);
+      const heading = hunks[index]?.heading ?? '';
+      if (heading !== '') {
+        const matching = free.filter((c) => {
+          const line = file[before[c.at] ?? -1]?.trimEnd;
+          return (
+            line !== undefined &&
+            line !== '' &&
+            (line.startsWith(heading) || heading.startsWith(line))
+          );
+        });
+        if (matching.length === 1 && matching[0]) {
+          place(index, matching[0], 'heading');
+          progress = true;
+        }
+      }
+    }
+    if (progress || open.size === 0) continue;
+    const offset = trustedOffset([...placed.values()], hunks);
+    for (const [index, candidates] of open) {
+      const stated = hunks[index]?.statedAt;
+      if (stated === undefined) continue;
+      const atStated =
+        offset === undefined ? [] : candidates.filter((c) => c.at === stated + offset);
+      const chosen = atStated.length === 1 ? atStated[0] : clearlyNearest(candidates, stated);
+      if (chosen) {
+        place(index, chosen, atStated.length === 1 ? 'line-number' : 'nearest-line');
+        progress = true;
+      }
+    }
+  }
+  for (const [index, candidates] of open) {
+    if (candidates.length === 0) problems.push({ hunk: index, kind: 'nowhere' });
+    else problems.push({ hunk: index, kind: 'ambiguous', positions: candidates.map((c) => c.at) });
+  }
+
+  const placements = [...placed.values()].sort((a, b) => a.at - b.at || a.hunk - b.hunk);
+  for (let i = 0; i < placements.length; i++) {
+    for (let j = i + 1; j < placements.length; j++) {
+      const a = placements[i];
+      const b = placements[j];
+      if (!a || !b) continue;
+      const line = conflictLine(effects.get(a.hunk)!, effects.get(b.hunk)!);
+      if (line !== undefined)
+        problems.push({ hunk: b.hunk, kind: 'conflict', other: a.hunk, line });
+    }
+  }
+  return { placements, problems };
+}
+
+/**
+ * Line numbers written by an LLM are often off by a few dozen lines but rarely by more: the
+ * candidate nearest the stated line wins when every other one is both four times and
+ * NEAR_MARGIN lines farther away. Anything closer is a tie, and ties are refused.
+ */
+const NEAR_MARGIN = 60;
+
+function clearlyNearest(candidates: readonly Candidate[], stated: number): Candidate | undefined {
+  const byDistance = [...candidates].sort(
+    (a, b) => Math.abs(a.at - stated) - Math.abs(b.at - stated),
+  );
+  const [first, second] = byDistance;
+  if (!first || !second) return first;
+  const d1 = Math.abs(first.at - stated);
+  const d2 = Math.abs(second.at - stated);
+  return d2 >= 4 * d1 && d2 - d1 >= NEAR_MARGIN ? first : undefined;
+}
+
+/**
+ * The offset by which stated line numbers may be trusted, or undefined when they may not. With
+ * no placed hunk to check them against, only an exact hit is believed; otherwise every placed
+ * hunk must agree, and a non-zero offset needs two witnesses.
+ */
+function trustedOffset(
+  placed: readonly Placement[],
+  hunks: readonly PreparedHunk[],
+): number | undefined {
+  const offsets = placed.flatMap((p) => {
+    const stated = hunks[p.hunk]?.statedAt;
+    return stated === undefined || p.placedBy === 'no-context' ? [] : [p.at - stated];
+  });
+  const first = offsets[0];
+  if (first === undefined) return 0;
+  if (offsets.some((o) => o !== first)) return undefined;
+  return first === 0 || offsets.length >= 2 ? first : undefined;
+}

@@ -1,0 +1,59 @@
+/** Real temporary git repositories for the edit engine's integration tests. */
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+const made: string[] = [];
+
+export function makeRepo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'autofix-edits-'));
+  made.push(dir);
+  execFileSync('git', ['init', '-q', '--template='], { cwd: dir });
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'autofix-outside-'));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Every path under dir (but .git) with its bytes and mode, for byte-identical comparisons. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name === '.git') continue;
+      const abs = join(d, e.name);
+      const rel = relative(dir, abs);
+      if (e.isSymbolicLink()) out[rel] = 'symlink';
+      else if (e.isDirectory()) {
+        out[`${rel}/`] = 'dir';
+        walk(abs);
+      } else
+        out[rel] =
+          `${(statSync(abs).mode & 0o777).toString(8)} ${readFileSync(abs).toString('base64')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export const read = (dir: string, path: string): string => readFileSync(join(dir, path), 'utf8');
