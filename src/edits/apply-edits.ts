@@ -4,21 +4,28 @@ import { applyChangeSet } from './apply-change-set.js';
 import type { WriteIo } from './apply-change-set.js';
 import { findPathViolations } from './find-path-violations.js';
 import type { IsIgnored, PathViolation } from './find-path-violations.js';
+import { mergeParsedEdits } from './merge-parsed-edits.js';
 import { parseEdits } from './parse-edits.js';
 import { DEFAULT_PATH_POLICY } from './path-policy.js';
 import type { PathPolicy } from './path-policy.js';
 import { pathPolicyError } from './path-policy-error.js';
 import { readRepoText } from './read-repo-text.js';
 import { renderDiff } from './render-diff.js';
-import type { FileReport } from './types.js';
+import type { FileReport, ParsedEdits } from './types.js';
+import { outsideScope } from './outside-scope.js';
 import { verifyChangeSet } from './verify-change-set.js';
 
 export interface ApplyEditsOptions {
   /** Repository work tree (its top level). */
   repoDir: string;
   format: EditFormat;
-  /** The LLM's answer, as received. */
-  text: string;
+  /** The LLM's answer, as received; several answers (one per planned file) apply as one change. */
+  text: string | readonly string[];
+  /**
+   * The plan's contract (seed 003): when given, a change to any other path is refused as
+   * WRITE_SCOPE_VIOLATION before anything is written.
+   */
+  scope?: readonly string[];
   /** Defaults to DEFAULT_PATH_POLICY; build others with `pathPolicy()`. */
   policy?: PathPolicy;
   /** Port to `git check-ignore` (src/git/check-ignore.ts). */
@@ -72,13 +79,23 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
 
   let parsed;
   try {
-    parsed = await parseEdits(options.format, options.text, readFile);
+    const texts = typeof options.text === 'string' ? [options.text] : options.text;
+    const parts: ParsedEdits[] = [];
+    for (const text of texts) parts.push(await parseEdits(options.format, text, readFile));
+    parsed = mergeParsedEdits(parts);
   } catch (err) {
     if (refused.length > 0) throw pathPolicyError(refused);
     throw err;
   }
   const { changeSet } = parsed;
   const violations = await check(changeSet.files.map((f) => f.path));
+  if (violations.length === 0 && options.scope) {
+    const outside = outsideScope(
+      changeSet.files.map((f) => f.path),
+      options.scope,
+    );
+    if (outside) throw outside;
+  }
   if (violations.length > 0) throw pathPolicyError(violations);
 
   const verified = await verifyChangeSet(repoDir, changeSet);

@@ -1,0 +1,56 @@
+/** The short report `autofix run` prints on stdout when it ends. */
+import { readdirSync } from 'node:fs';
+import type { LocalRunReport } from '../pipeline/run-local.js';
+
+export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStream): void {
+  const lines: string[] = [];
+  const r = report.result;
+  lines.push(`Run ${report.runId}: ${report.outcome.toUpperCase()}`);
+  if (r?.triage)
+    lines.push(`Triage: ${r.triage.risk} risk, ${r.triage.classification} — ${r.triage.summary}`);
+  if (r?.plan) {
+    lines.push(`Plan (${r.plan.plan_steps.length} steps, branch ${r.plan.branch_name}):`);
+    for (const s of r.plan.plan_steps) lines.push(`  ${s.id}. ${s.description}`);
+  }
+  if (r?.commit) {
+    lines.push(`Commit ${r.commit.sha.slice(0, 12)} on ${r.commit.branch}:`);
+    lines.push(
+      ...r.commit.message
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
+  }
+  if (r?.code) {
+    lines.push('Files:');
+    for (const c of r.code.changes) lines.push(`  ${c.operation.padEnd(8)} ${c.path}`);
+    lines.push('Validation:');
+    if (r.code.validation.length === 0) lines.push('  (no validation commands configured)');
+    for (const v of r.code.validation) {
+      lines.push(
+        `  ${v.exit_code === 0 ? 'PASS' : 'FAIL'}  exit ${v.exit_code ?? '-'}  ${String(v.duration_ms).padStart(6)} ms  ${v.command}`,
+      );
+    }
+    for (const w of r.code.warnings) lines.push(`  warning: ${w}`);
+    if (r.code.repairs > 0) lines.push(`Repairs: ${r.code.repairs}`);
+  }
+  if (report.failure) {
+    lines.push(
+      `Failed in ${report.failure.stage} (${report.failure.code}); everything was rolled back:`,
+    );
+    lines.push(
+      ...report.failure.message
+        .split('\n')
+        .slice(0, 30)
+        .map((l) => `  ${l}`),
+    );
+  }
+  if (report.prFile) lines.push(`Pull request text: ${report.prFile}`);
+  lines.push(`Artifacts: ${report.artifactsDir}`);
+  try {
+    for (const name of readdirSync(report.artifactsDir).sort()) lines.push(`  ${name}`);
+  } catch {
+    // nothing written
+  }
+  out.write(`${lines.join('\n')}\n`);
+}

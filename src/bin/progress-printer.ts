@@ -1,0 +1,54 @@
+/**
+ * Stage progress on stderr: a spinner line rewritten in place on a TTY, plain lines otherwise
+ * (CI logs, pipes).
+ */
+import type { ProgressEvent } from '../pipeline/ports.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const MARK: Record<ProgressEvent['status'], string> = {
+  start: '…',
+  done: '✔',
+  failed: '✖',
+  info: '·',
+};
+
+export function createProgressPrinter(stream: NodeJS.WriteStream): {
+  onEvent: (e: ProgressEvent) => void;
+  stop: () => void;
+} {
+  const started = Date.now();
+  const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+  if (!stream.isTTY) {
+    return {
+      onEvent: (e) =>
+        stream.write(`[${elapsed()}] ${e.stage.padEnd(8)} ${MARK[e.status]} ${e.message}\n`),
+      stop: () => undefined,
+    };
+  }
+  let current = '';
+  let frame = 0;
+  const draw = (): void => {
+    if (current)
+      stream.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${current} (${elapsed()})`);
+  };
+  const timer = setInterval(draw, 100);
+  timer.unref();
+  return {
+    onEvent: (e) => {
+      if (e.status === 'start') {
+        current = `${e.stage}: ${e.message}`;
+        draw();
+        return;
+      }
+      stream.write(
+        `\r\x1b[2K${MARK[e.status]} ${e.stage}: ${e.message.split('\n')[0]} (${elapsed()})\n`,
+      );
+      if (e.status !== 'info') current = '';
+      draw();
+    },
+    stop: () => {
+      clearInterval(timer);
+      if (current) stream.write('\r\x1b[2K');
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * What every stage receives (DESIGN.md §1): I/O comes in through these ports, so the same stage
+ * functions run in the CLI (in process) and in the app (from BullMQ processors).
+ */
+import type { LlmClient } from '../llm/create-llm-client.js';
+import type { OverrideReader } from '../llm/load-agent.js';
+import type { Logger } from '../logger.js';
+
+export type StageName = 'triage' | 'plan' | 'code' | 'validate' | 'commit' | 'pr';
+
+export interface ProgressEvent {
+  stage: StageName;
+  status: 'start' | 'done' | 'failed' | 'info';
+  message: string;
+}
+
+export interface PipelinePorts {
+  llm: LlmClient;
+  log: Logger;
+  /** `.github/autofix/agents/<name>.md` on the default branch, when the repository has one. */
+  readOverride?: OverrideReader;
+  /** Shipped `agents/` directory (found next to the package when absent). */
+  agentsDir?: string;
+  progress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The issue as prompts see it: text already sanitized (pipeline/untrusted-text.ts). */
+export interface IssueInput {
+  /** `owner/name`, or the directory name for a local run. */
+  repository: string;
+  number: number;
+  title: string;
+  body: string;
+  comments?: string[];
+  /** Extra instructions from the `/autofix …` comment. */
+  instructions?: string;
+}
+
+/** Outline and code of the ranked files, rendered for `{{repo_map}}` and `{{code_context}}`. */
+export interface StageContext {
+  repoMap: string;
+  codeContext: string;
+  tokens: number;
+}

@@ -1,0 +1,19 @@
+/** The repository context a stage puts in its prompt, built from a checkout. */
+import { buildPromptContext, DEFAULT_CONTEXT_BUDGET } from '../context/build-prompt-context.js';
+import { buildRepoMap } from '../context/build-repo-map.js';
+import { rankFiles } from '../context/rank-files.js';
+import type { IssueInput, StageContext } from './ports.js';
+
+export async function prepareContext(
+  worktree: string,
+  issue: IssueInput,
+  budget = DEFAULT_CONTEXT_BUDGET,
+): Promise<StageContext> {
+  const map = await buildRepoMap(worktree);
+  const ranking = rankFiles(
+    map,
+    [issue.title, issue.body, issue.instructions ?? '', ...(issue.comments ?? [])].join('\n\n'),
+  );
+  const context = buildPromptContext(map, ranking, { budget });
+  return { repoMap: context.outline.text, codeContext: context.code.text, tokens: context.tokens };
+}

@@ -1,0 +1,216 @@
+/**
+ * The whole pipeline in one process (what `autofix run` does, DESIGN.md §1): triage → plan →
+ * code → validate → commit (→ push) → PR text, over one workspace. Any failure rolls the
+ * workspace back (worktree, local branch, and the remote branch if this run pushed it).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { Commit, FixPlan, TriageResult } from '../contracts.js';
+import { detectStyle } from '../context/detect-style.js';
+import { findPathViolations } from '../edits/index.js';
+import { pathPolicyError } from '../edits/path-policy-error.js';
+import type { ValidationRun } from '../exec/index.js';
+import { prepareBranch } from '../git/branch.js';
+import { checkIgnore } from '../git/check-ignore.js';
+import { formatCommitMessage } from '../git/commit-message.js';
+import { commitChanges } from '../git/commit.js';
+import { DEFAULT_BOT_IDENTITY, type GitIdentity } from '../git/identity.js';
+import { pushBranch } from '../git/push.js';
+import { rollbackWorkspace } from '../git/rollback.js';
+import {
+  closeWorkspace,
+  openWorkspace,
+  type Workspace,
+  type WorkspaceOptions,
+} from '../git/workspace.js';
+import { createCodeWorkspace, repoPathPolicy } from './code/code-workspace.js';
+import { runCodeAgent, type CodeResult } from './code/run-code-agent.js';
+import { commitDescription } from './commit-subject.js';
+import { runPlanner } from './plan/run-planner.js';
+import type { IssueInput, PipelinePorts, StageName } from './ports.js';
+import { prepareContext } from './prepare-context.js';
+import { writePullRequest, type PullRequestText } from './pr/write-pull-request.js';
+import { runTriage } from './triage/run-triage.js';
+
+export interface RunIssueOptions {
+  issue: IssueInput;
+  config: RepoConfig;
+  workspace: WorkspaceOptions;
+  /** Model per stage (config `models.*`, else the default model). */
+  model: (stage: 'triage' | 'plan' | 'code' | 'pr') => string;
+  identity?: GitIdentity;
+  /** Push the branch to the workspace's remote (the app: GitHub; `autofix run`: the local repo). */
+  push: boolean;
+  /** Stop after the plan: nothing is written. */
+  dryRun?: boolean;
+  contextBudget?: number;
+  redact?: (text: string) => string;
+  runId?: string;
+  onValidation?: (run: ValidationRun) => void;
+}
+
+export interface RunIssueResult {
+  triage: TriageResult;
+  plan: FixPlan;
+  /** Absent on a dry run. */
+  code?: CodeResult;
+  commit?: Commit;
+  pr?: PullRequestText;
+  /** Stage reached when the run ended (for failure reports too). */
+  stage: StageName;
+}
+
+export class RunFailure extends Error {
+  constructor(
+    readonly stage: StageName,
+    readonly error: unknown,
+    readonly partial: Partial<RunIssueResult>,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+    this.name = 'RunFailure';
+  }
+}
+
+export async function runIssue(
+  options: RunIssueOptions,
+  ports: PipelinePorts,
+): Promise<RunIssueResult> {
+  const { issue, config } = options;
+  const partial: Partial<RunIssueResult> = {};
+  let stage: StageName = 'triage';
+  const step = async <T>(name: StageName, label: string, fn: () => Promise<T>): Promise<T> => {
+    stage = name;
+    ports.progress?.({ stage: name, status: 'start', message: label });
+    const value = await fn();
+    ports.progress?.({ stage: name, status: 'done', message: label });
+    return value;
+  };
+
+  let ws: Workspace | undefined;
+  try {
+    ws = await openWorkspace(options.workspace);
+    const openedWs = ws;
+    const worktree = ws.worktree;
+    const context = await prepareContext(worktree, issue, options.contextBudget);
+    const policy = repoPathPolicy(config);
+
+    partial.triage = await step('triage', 'triage', () =>
+      runTriage({ issue, context, config, model: options.model('triage') }, ports),
+    );
+    const triage = partial.triage;
+    partial.plan = await step('plan', 'plan', () =>
+      runPlanner(
+        {
+          issue,
+          triage,
+          context,
+          config,
+          model: options.model('plan'),
+          exists: (path) => existsSync(join(worktree, path)),
+          checkPaths: async (paths) => {
+            const violations = await findPathViolations(paths, policy, {
+              repoDir: worktree,
+              isIgnored: (p) => checkIgnore(worktree, p, { gitDir: openedWs.gitDir }),
+            });
+            if (violations.length > 0) throw pathPolicyError(violations);
+          },
+        },
+        ports,
+      ),
+    );
+    const plan = partial.plan;
+    if (options.dryRun) return { triage, plan, stage: 'plan' };
+
+    const identity = options.identity ?? DEFAULT_BOT_IDENTITY;
+    const openWs = ws;
+    partial.code = await step('code', 'code', async () => {
+      await prepareBranch(openWs, { name: plan.branch_name, issue: issue.number, identity });
+      const samples = await Promise.all(
+        plan.file_changes
+          .slice(0, 5)
+          .map((c) => createCodeWorkspace(openWs, config).readFile(c.path)),
+      );
+      const style = await detectStyle(
+        worktree,
+        samples.filter((s): s is string => s !== undefined),
+      );
+      return runCodeAgent(
+        {
+          issue,
+          plan,
+          config,
+          model: options.model('code'),
+          style,
+          codeContext: context.codeContext,
+        },
+        {
+          ...ports,
+          workspace: createCodeWorkspace(openWs, config, {
+            ...(options.redact ? { redact: options.redact } : {}),
+            ...(ports.signal ? { signal: ports.signal } : {}),
+            logger: ports.log,
+          }),
+          ...(options.onValidation ? { onValidation: options.onValidation } : {}),
+        },
+      );
+    });
+    const code = partial.code;
+    partial.commit = await step('commit', 'commit', async () => {
+      const message = formatCommitMessage({
+        type: plan.commit_type,
+        scope: plan.scope,
+        description: commitDescription(issue.title, issue.number),
+        issue: issue.number,
+        body: plan.plan_steps.map((s) => `- ${s.description}`).join('\n'),
+      });
+      const commit = await commitChanges(openWs, {
+        message,
+        identity,
+        paths: code.changes.map((c) => c.path),
+        validationResults: code.validation,
+      });
+      if (options.push)
+        await pushBranch(openWs, options.workspace.token ? { token: options.workspace.token } : {});
+      return commit;
+    });
+    const commit = partial.commit;
+    const usage = ports.llm.usage.totals();
+    partial.pr = await step('pr', 'pull request text', () =>
+      writePullRequest(
+        {
+          issue,
+          triage,
+          plan,
+          code,
+          commit,
+          model: options.model('pr'),
+          usage: { totalTokens: usage.totalTokens, costUsd: usage.cost },
+          ...(options.runId ? { runId: options.runId } : {}),
+        },
+        ports,
+      ),
+    );
+    return { triage, plan, code, commit, pr: partial.pr, stage: 'pr' };
+  } catch (err) {
+    ports.progress?.({
+      stage,
+      status: 'failed',
+      message: err instanceof Error ? err.message : String(err),
+    });
+    if (ws) {
+      const report = await rollbackWorkspace(
+        ws,
+        options.workspace.token ? { token: options.workspace.token } : {},
+      );
+      if (report.problems.length > 0)
+        ports.log.warn({ problems: report.problems }, 'rollback incomplete');
+    }
+    throw new RunFailure(stage, err, partial);
+  } finally {
+    if (ws)
+      await closeWorkspace(ws).catch((e: unknown) =>
+        ports.log.warn({ err: String(e) }, 'workspace cleanup failed'),
+      );
+  }
+}

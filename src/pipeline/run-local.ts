@@ -1,0 +1,240 @@
+/**
+ * `autofix run`: the pipeline on a local repository, no GitHub and no Redis. The repository is
+ * the workspace's remote: the job works in a worktree of the cache (the user's checkout is never
+ * touched mid-run) and the validated commit lands on a branch of the user's repository.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { createRedactor, type Redactor } from '../artifacts/redact.js';
+import { runIdFor } from '../artifacts/run-id.js';
+import { createRunLog, type RunLog } from '../artifacts/run-log.js';
+import type { Settings } from '../config/env.js';
+import { parseRepoConfig, type EditFormat, type RepoConfig } from '../config/repo-config.js';
+import { AutofixError, toErrorShape } from '../errors.js';
+import type { ExecResult, ValidationRun } from '../exec/index.js';
+import { runGit } from '../git/run-git.js';
+import { createLlmClient } from '../llm/create-llm-client.js';
+import { createUsageTracker } from '../llm/usage-tracker.js';
+import type { Logger } from '../logger.js';
+import type { ProgressEvent } from './ports.js';
+import { runIssue, RunFailure, type RunIssueResult } from './run-issue.js';
+import { sanitizeUntrustedText } from './untrusted-text.js';
+
+export interface LocalRunOptions {
+  repo: string;
+  issueText: string;
+  title?: string;
+  number: number;
+  dryRun?: boolean;
+  format?: EditFormat;
+  maxAttempts?: number;
+  model?: string;
+  /** Artifacts folder; `<AUTOFIX_WORKDIR>/runs/<run id>` when absent. */
+  artifactsDir?: string;
+}
+
+export interface LocalRunReport {
+  runId: string;
+  artifactsDir: string;
+  outcome: 'success' | 'dry-run' | 'failed';
+  result?: RunIssueResult;
+  failure?: { stage: string; code: string; message: string };
+  prFile?: string;
+}
+
+async function git(repo: string, args: string[]): Promise<string> {
+  return (await runGit(args, { cwd: repo })).stdout.trim();
+}
+
+/** Clean tree, a branch checked out, and the config of the repository's HEAD. */
+async function preflight(
+  repo: string,
+): Promise<{ branch: string; head: string; config: RepoConfig }> {
+  const top = await git(repo, ['rev-parse', '--show-toplevel']).catch(() => {
+    throw new AutofixError('CONFIG_INVALID', `${repo} is not a git repository`);
+  });
+  if (resolve(top) !== resolve(repo)) {
+    throw new AutofixError('CONFIG_INVALID', `--repo must be the top of the repository (${top})`);
+  }
+  const status = await git(repo, ['status', '--porcelain', '--untracked-files=all']);
+  if (status !== '') {
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `${repo} has uncommitted changes; commit or stash them first (autofix run needs a clean tree):\n${status}`,
+    );
+  }
+  const branch = await git(repo, ['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => {
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `${repo} has a detached HEAD; check out a branch first`,
+    );
+  });
+  const head = await git(repo, ['rev-parse', 'HEAD']);
+  const configText = await runGit(['show', 'HEAD:.github/autofix.yml'], {
+    cwd: repo,
+    okCodes: [128],
+  });
+  return {
+    branch,
+    head,
+    config: parseRepoConfig(configText.code === 0 ? configText.stdout : undefined),
+  };
+}
+
+function titleAndBody(text: string, title: string | undefined): { title: string; body: string } {
+  if (title) return { title, body: text };
+  const [first = '', ...rest] = text.replace(/\r\n/g, '\n').trim().split('\n');
+  return { title: first.replace(/^#+\s*/, ''), body: rest.join('\n').trim() };
+}
+
+export async function runLocal(
+  options: LocalRunOptions,
+  settings: Settings,
+  deps: { log: Logger; progress?: (e: ProgressEvent) => void; signal?: AbortSignal },
+): Promise<LocalRunReport> {
+  const repo = resolve(options.repo);
+  const pre = await preflight(repo);
+  const config: RepoConfig = {
+    ...pre.config,
+    ...(options.format ? { edit_format: options.format } : {}),
+    ...(options.maxAttempts === undefined ? {} : { max_repair_attempts: options.maxAttempts }),
+  };
+  const raw = titleAndBody(options.issueText, options.title);
+  const issue = {
+    repository: basename(repo),
+    number: options.number,
+    title: sanitizeUntrustedText(raw.title),
+    body: sanitizeUntrustedText(raw.body),
+  };
+  const model = (stage: 'triage' | 'plan' | 'code' | 'pr'): string =>
+    options.model ?? config.models[stage] ?? settings.model;
+  const runId = runIdFor({
+    repo,
+    head: pre.head,
+    issue,
+    config,
+    models: ['triage', 'plan', 'code', 'pr'].map((s) => model(s as 'triage')),
+    dryRun: Boolean(options.dryRun),
+  });
+  const artifactsDir = options.artifactsDir ?? join(settings.workdir, 'runs', runId);
+  const redact: Redactor = createRedactor(settings.secrets);
+  const runLog: RunLog = createRunLog(artifactsDir, redact);
+  const started = Date.now();
+  const stages: { stage: string; status: string; at_ms: number; message: string }[] = [];
+  const progress = (e: ProgressEvent): void => {
+    stages.push({ ...e, at_ms: Date.now() - started });
+    deps.progress?.(e);
+  };
+
+  const llm = createLlmClient({
+    ...(settings.openaiBaseUrl ? { baseUrl: settings.openaiBaseUrl } : {}),
+    ...(settings.openaiApiKey ? { apiKey: settings.openaiApiKey } : {}),
+    usage: createUsageTracker({ budget: config.token_budget }),
+    redact,
+    log: deps.log,
+    onTranscript: (entry) => {
+      const n = runLog.query(
+        entry.request.messages.map((m) => `### ${m.role}\n\n${m.content}`).join('\n\n'),
+      );
+      runLog.response(
+        n,
+        entry.response ?? { error: entry.error },
+        entry.responseText || `(no response: ${entry.error ?? 'unknown'})`,
+      );
+    },
+  });
+  const onValidation = (run: ValidationRun): void => {
+    const n = llm.usage.records().length;
+    runLog.build(Math.max(n, 1), run.results.map(formatCommandLog).join('\n\n'));
+  };
+
+  const report: LocalRunReport = { runId, artifactsDir, outcome: 'failed' };
+  try {
+    const result = await runIssue(
+      {
+        issue,
+        config,
+        workspace: {
+          workdir: settings.workdir,
+          repo: `local/${basename(repo)}`,
+          remoteUrl: repo,
+          baseBranch: pre.branch,
+          branchPrefix: config.branch_prefix,
+          jobId: runId,
+          logger: deps.log,
+        },
+        model,
+        push: true,
+        redact,
+        runId,
+        onValidation,
+        ...(options.dryRun ? { dryRun: true } : {}),
+      },
+      { llm, log: deps.log, progress, ...(deps.signal ? { signal: deps.signal } : {}) },
+    );
+    for (const note of result.code?.notes.user ?? []) runLog.userOutput(note);
+    report.result = result;
+    report.outcome = options.dryRun ? 'dry-run' : 'success';
+    if (result.pr)
+      report.prFile = runLog.text('pull-request.md', `# ${result.pr.title}\n\n${result.pr.body}`);
+  } catch (err) {
+    const failure = err instanceof RunFailure ? err : new RunFailure('triage', err, {});
+    const shape = toErrorShape(failure.error);
+    report.failure = { stage: failure.stage, code: shape.code, message: redact(shape.message) };
+    report.result = failure.partial as RunIssueResult;
+  } finally {
+    const totals = llm.usage.totals();
+    runLog.json('summary.json', {
+      run_id: runId,
+      repo,
+      base_branch: pre.branch,
+      base_commit: pre.head,
+      issue: { number: issue.number, title: issue.title },
+      outcome: report.outcome,
+      failure: report.failure ?? null,
+      stages,
+      triage: report.result?.triage ?? null,
+      plan: report.result?.plan ?? null,
+      commit: report.result?.commit
+        ? {
+            sha: report.result.commit.sha,
+            branch: report.result.commit.branch,
+            message: report.result.commit.message,
+          }
+        : null,
+      validation:
+        report.result?.code?.validation.map(({ command, exit_code, duration_ms, timed_out }) => ({
+          command,
+          exit_code,
+          duration_ms,
+          timed_out,
+        })) ?? [],
+      tokens: {
+        prompt: totals.promptTokens,
+        completion: totals.completionTokens,
+        total: totals.totalTokens,
+        budget: config.token_budget,
+      },
+      cost_usd: totals.cost,
+      unpriced_models: totals.unpricedModels,
+      duration_ms: Date.now() - started,
+    });
+  }
+  return report;
+}
+
+function formatCommandLog(r: ExecResult): string {
+  return `$ ${r.command}\nexit code: ${r.exit_code ?? 'none'}${r.timed_out ? ' (timed out)' : ''} · ${r.duration_ms} ms\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
+}
+
+/** For tests and `--issue-file`. */
+export function readIssueFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `cannot read --issue-file ${path}: ${(err as Error).message}`,
+    );
+  }
+}

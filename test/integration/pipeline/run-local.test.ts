@@ -1,0 +1,252 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSettings, type Settings } from '../../../src/config/env.js';
+import { silentLogger } from '../../../src/logger.js';
+import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import {
+  BUGGY_MATH,
+  createSampleRepo,
+  FIX_DIFF,
+  PLAN,
+  PR_SUMMARY,
+  TRIAGE,
+  type SampleRepo,
+} from '../../helpers/sample-repo.js';
+
+const API_KEY = 'sk-test-run-local-key-0123456789XY';
+const ISSUE =
+  '# add() returns the wrong result\n\nadd(2, 3) gives -1 instead of 5. See src/math.js.';
+
+let llm: FakeLlmServer;
+let repo: SampleRepo;
+let workdir: string;
+let settings: Settings;
+
+beforeEach(async () => {
+  llm = await startFakeLlmServer({ apiKey: API_KEY });
+  workdir = mkdtempSync(join(tmpdir(), 'autofix-workdir-'));
+  settings = readSettings({
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: API_KEY,
+    AUTOFIX_WORKDIR: workdir,
+    AUTOFIX_MODEL: 'test-model',
+  });
+});
+
+afterEach(async () => {
+  await llm.close();
+  repo?.cleanup();
+  rmSync(workdir, { recursive: true, force: true });
+});
+
+const json = (v: unknown): string => JSON.stringify(v);
+const run = (extra: Partial<Parameters<typeof runLocal>[0]> = {}): Promise<LocalRunReport> =>
+  runLocal({ repo: repo.dir, issueText: ISSUE, number: 7, ...extra }, settings, {
+    log: silentLogger,
+  });
+
+/** Every artifact's text, for redaction checks. */
+function artifactTexts(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
+
+describe('autofix run (in process, scripted LLM over HTTP, real git and commands)', () => {
+  it('fixes the issue: triage → plan → diff → validation → commit on a branch of the repository', async () => {
+    repo = createSampleRepo();
+    llm.enqueue(
+      json(TRIAGE),
+      json(PLAN),
+      `Here is the fix:\n\n\`\`\`diff\n${FIX_DIFF}\`\`\``,
+      json(PR_SUMMARY),
+    );
+    const report = await run();
+
+    expect(report.failure).toBeUndefined();
+    expect(report.outcome).toBe('success');
+    const commit = report.result!.commit!;
+    expect(commit.branch).toBe('autofix/fix/7-add-returns-the-wrong-result');
+    expect(commit.message.split('\n')[0]).toBe('fix(math): add() returns the wrong result');
+    expect(commit.message).toContain('\n\nFixes #7\n');
+    // The branch is in the user's repository; their checkout is untouched.
+    expect(repo.git('rev-parse', commit.branch)).toBe(commit.sha);
+    expect(repo.git('show', `${commit.branch}:src/math.js`)).toContain('return a + b;');
+    expect(repo.git('log', '-1', '--format=%B', commit.branch)).toContain(
+      'Signed-off-by: autofix[bot]',
+    );
+    expect(repo.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+    expect(readFileSync(join(repo.dir, 'src/math.js'), 'utf8')).toBe(BUGGY_MATH);
+    // Validation ran the repository's own command; the plan kept only allowed commands.
+    expect(report.result!.code!.validation.map((v) => [v.command, v.exit_code])).toEqual([
+      ['node test.js', 0],
+    ]);
+    expect(report.result!.plan.validation_commands).toEqual(['node test.js']);
+    // Artifacts, seed-001 naming, PR body.
+    const files = readdirSync(report.artifactsDir).sort();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'query-1.txt',
+        'query-1-response.json',
+        'query-1-response.txt',
+        'query-3-build.txt',
+        'summary.json',
+        'pull-request.md',
+      ]),
+    );
+    const pr = readFileSync(report.prFile!, 'utf8');
+    expect(pr).toContain('# fix(math): add() returns the wrong result');
+    expect(pr).toContain(PR_SUMMARY.summary);
+    expect(pr).toContain('| `node test.js` | ✅ | 0 |');
+    const summary = JSON.parse(readFileSync(join(report.artifactsDir, 'summary.json'), 'utf8')) as {
+      outcome: string;
+      tokens: { total: number };
+    };
+    expect(summary.outcome).toBe('success');
+    expect(summary.tokens.total).toBeGreaterThan(0);
+    // The key travels only in the Authorization header.
+    for (const r of llm.chatRequests()) {
+      expect(r.headers.authorization).toBe(`Bearer ${API_KEY}`);
+      expect(r.rawBody).not.toContain(API_KEY);
+    }
+  });
+
+  it('repairs: the first diff breaks the tests, the fixer sees the failure and the latest file and fixes it', async () => {
+    repo = createSampleRepo();
+    const breaking = FIX_DIFF.replace('+  return a + b;', '+  return a * b;');
+    llm.enqueue(
+      json(TRIAGE),
+      json(PLAN),
+      breaking,
+      FIX_DIFF.replace('-  return a - b;', '-  return a * b;'),
+      json(PR_SUMMARY),
+    );
+    const report = await run();
+    expect(report.failure).toBeUndefined();
+    expect(report.result!.code!.repairs).toBe(1);
+    const fixerPrompt = llm
+      .chatRequests()[3]!
+      .body.messages.map((m) => m.content)
+      .join('\n');
+    expect(fixerPrompt).toContain('FAIL add(2, 3) = 6, expected 5'); // the failure excerpt
+    expect(fixerPrompt).toContain('--- FILE REPLACEMENT src/math.js ---'); // latest version of the file
+    expect(fixerPrompt).toContain('return a * b;');
+    expect(repo.git('show', `${report.result!.commit!.branch}:src/math.js`)).toContain(
+      'return a + b;',
+    );
+    expect(readdirSync(report.artifactsDir)).toEqual(
+      expect.arrayContaining(['query-3-build.txt', 'query-4-build.txt']),
+    );
+  });
+
+  it('re-asks once on invalid JSON, then goes on', async () => {
+    repo = createSampleRepo();
+    llm.enqueue('I think the risk is low!', json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));
+    const report = await run();
+    expect(report.outcome).toBe('success');
+    const reask = llm.chatRequests()[1]!.body.messages.at(-1)!.content;
+    expect(reask).toContain('not a valid TriageResult');
+  });
+
+  it.each([
+    ['../outside.js', 'must stay inside'],
+    ['.github/workflows/x.yml', '.github/workflows'],
+  ])(
+    'refuses an answer that writes %s, writes nothing, and feeds the refusal to the fixer',
+    async (path) => {
+      repo = createSampleRepo({
+        config: 'validate:\n  - node test.js\nsandbox: none\nmax_repair_attempts: 1\n',
+      });
+      const hostile = `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+pwned\n${FIX_DIFF}`;
+      llm.enqueue(json(TRIAGE), json(PLAN), hostile, FIX_DIFF, json(PR_SUMMARY));
+      const report = await run();
+      expect(report.outcome).toBe('success');
+      const fixerPrompt = llm
+        .chatRequests()[3]!
+        .body.messages.map((m) => m.content)
+        .join('\n');
+      expect(fixerPrompt).toMatch(/PROTECTED_PATH|WRITE_SCOPE_VIOLATION/);
+      expect(fixerPrompt).toContain(path.replace('../', ''));
+      expect(existsSync(join(repo.root, 'outside.js'))).toBe(false);
+      const branch = report.result!.commit!.branch;
+      expect(repo.git('show', '--stat', '--format=', branch)).not.toContain('workflows');
+    },
+  );
+
+  it('retries a 429 honouring retry-after, then succeeds', async () => {
+    repo = createSampleRepo();
+    llm.enqueue(
+      { status: 429, headers: { 'retry-after': '0.2' } },
+      json(TRIAGE),
+      json(PLAN),
+      FIX_DIFF,
+      json(PR_SUMMARY),
+    );
+    const report = await run();
+    expect(report.outcome).toBe('success');
+    const [first, second] = llm.chatRequests();
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(180);
+  });
+
+  it('stops with BUDGET_EXCEEDED and rolls back', async () => {
+    repo = createSampleRepo({
+      config: 'validate:\n  - node test.js\nsandbox: none\ntoken_budget: 1000\n',
+    });
+    llm.enqueue({ content: json(TRIAGE), usage: { prompt_tokens: 900, completion_tokens: 200 } });
+    const report = await run();
+    expect(report.outcome).toBe('failed');
+    expect(report.failure?.code).toBe('BUDGET_EXCEEDED');
+    expect(repo.git('branch', '--list', 'autofix/*')).toBe('');
+  });
+
+  it('declines a HIGH risk issue without writing code', async () => {
+    repo = createSampleRepo();
+    llm.enqueue(json({ ...TRIAGE, risk: 'HIGH', summary: 'Rewrites the arithmetic core.' }));
+    const report = await run();
+    expect(report.failure?.code).toBe('RISK_TOO_HIGH');
+    expect(report.failure?.message).toContain('HIGH risk');
+    expect(llm.chatRequests()).toHaveLength(1);
+    expect(repo.git('branch', '--list', 'autofix/*')).toBe('');
+  });
+
+  it('fails after the last repair, rolls back, and redacts the API key from every artifact', async () => {
+    // The test command prints the key: a build log is where secrets leak.
+    repo = createSampleRepo({
+      config:
+        'validate:\n  - node leak.js\nsandbox: none\nmax_repair_attempts: 1\nenv_passthrough: [LEAKED]\n',
+      files: { 'leak.js': `console.error('key is ${API_KEY}'); process.exit(1);\n` },
+    });
+    llm.enqueue(
+      json(TRIAGE),
+      json({ ...PLAN, validation_commands: [] }),
+      FIX_DIFF,
+      FIX_DIFF.replace('-  return a - b;', '-  return a + b;').replace(
+        '+  return a + b;',
+        '+  return b + a;',
+      ),
+    );
+    const report = await run();
+    expect(report.outcome).toBe('failed');
+    expect(report.failure?.code).toBe('VALIDATION_FAILED');
+    expect(report.failure?.message).toContain('node leak.js');
+    const texts = artifactTexts(report.artifactsDir);
+    expect(texts).toContain('key is ****XY');
+    expect(texts).not.toContain(API_KEY);
+    expect(JSON.stringify(report)).not.toContain(API_KEY);
+    // Rolled back: no branch in the repository, its checkout untouched.
+    expect(repo.git('branch', '--list', 'autofix/*')).toBe('');
+    expect(repo.git('status', '--porcelain')).toBe('');
+  });
+
+  it('gives a deterministic run id for the same inputs', async () => {
+    repo = createSampleRepo();
+    llm.enqueue(json({ ...TRIAGE, risk: 'HIGH' }), json({ ...TRIAGE, risk: 'HIGH' }));
+    const a = await run();
+    const b = await run();
+    expect(a.runId).toBe(b.runId);
+    expect(a.runId).toMatch(/^run-[0-9a-f]{16}$/);
+  });
+});
