@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { AutofixError } from '../errors.js';
 import type { LlmClient } from './create-llm-client.js';
-import { extractJson } from './extract-json.js';
+import { extractJson } from '../text/extract-json.js';
 import type { ChatRequest, ChatResult } from './types.js';
 
 export interface AskJsonResult<T> {

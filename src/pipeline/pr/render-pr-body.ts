@@ -3,6 +3,7 @@
  * paragraph). The same text is posted by the app and written to `pull-request.md` by `autofix run`.
  */
 import type { CommandResult, Commit, FixPlan, TriageResult } from '../../contracts.js';
+import { fence } from '../../llm/quote-untrusted.js';
 
 export interface PrBodyInput {
   issueNumber: number;
@@ -50,12 +51,6 @@ function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
   return `${text.slice(0, half)}\n… ${text.length - 2 * half} characters cut …\n${text.slice(-half)}`;
-}
-
-function fence(text: string, lang: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${lang}\n${text.replace(/\n$/, '')}\n${ticks}`;
 }
 
 export function renderPrBody(input: PrBodyInput): string {

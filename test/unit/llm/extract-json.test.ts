@@ -1,4 +1,4 @@
-import { extractJson } from '../../../src/llm/extract-json.js';
+import { extractJson } from '../../../src/text/extract-json.js';
 
 describe('extractJson', () => {
   it('parses a bare JSON reply', () => {

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
+import {
+  createSampleRepo,
+  FIX_DIFF,
+  PLAN,
+  PR_SUMMARY,
+  TRIAGE,
+  type SampleRepo,
+} from '../helpers/sample-repo.js';
+
+const API_KEY = 'sk-e2e-run-key-abcdefghij0123456789';
+let llm: FakeLlmServer;
+let repo: SampleRepo;
+let workdir: string;
+
+beforeEach(async () => {
+  llm = await startFakeLlmServer({ apiKey: API_KEY });
+  repo = createSampleRepo();
+  workdir = mkdtempSync(join(tmpdir(), 'autofix-e2e-run-'));
+});
+afterEach(async () => {
+  await llm.close();
+  repo.cleanup();
+  rmSync(workdir, { recursive: true, force: true });
+});
+
+const env = (): Record<string, string> => ({
+  OPENAI_BASE_URL: llm.baseUrl,
+  OPENAI_API_KEY: API_KEY,
+  AUTOFIX_WORKDIR: workdir,
+  AUTOFIX_MODEL: 'scripted',
+});
+
+describe('autofix run (the CLI binary)', () => {
+  it('exits 0, prints the report and writes pull-request.md', async () => {
+    const issueFile = join(workdir, 'issue.md');
+    writeFileSync(issueFile, '# add() returns the wrong result\n\nadd(2, 3) is -1.\n');
+    llm.enqueue(JSON.stringify(TRIAGE), JSON.stringify(PLAN), FIX_DIFF, JSON.stringify(PR_SUMMARY));
+    const r = await runCli(
+      ['run', '--repo', repo.dir, '--issue-file', issueFile, '--number', '12'],
+      { env: env() },
+    );
+    expect(r.stderr).toMatch(/triage\s+✔/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('SUCCESS');
+    expect(r.stdout).toContain('fix(math): add() returns the wrong result');
+    expect(r.stdout).toMatch(/PASS\s+exit 0\s+\d+ ms\s+node test\.js/);
+    const prFile = /Pull request text: (\S+)/.exec(r.stdout)![1]!;
+    expect(readFileSync(prFile, 'utf8')).toContain('Fixes #12');
+    expect(repo.git('branch', '--list', 'autofix/*')).toContain(
+      'autofix/fix/12-add-returns-the-wrong-result',
+    );
+  });
+
+  it('exits 1 with the reason and the artifacts folder when the run fails', async () => {
+    llm.enqueue(JSON.stringify({ ...TRIAGE, risk: 'HIGH' }));
+    const r = await runCli(['run', '--repo', repo.dir, '--issue', 'Rewrite everything'], {
+      env: env(),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Failed in triage (RISK_TOO_HIGH)');
+    expect(r.stdout).toMatch(/Artifacts: \S+/);
+  });
+
+  it('exits 2 naming the variable to set when no LLM is configured', async () => {
+    const r = await runCli(['run', '--repo', repo.dir, '--issue', 'x'], {
+      env: { AUTOFIX_WORKDIR: workdir },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('set OPENAI_API_KEY');
+  });
+
+  it('exits 2 on a dirty work tree, touching nothing', async () => {
+    writeFileSync(join(repo.dir, 'README.md'), 'changed\n');
+    const r = await runCli(['run', '--repo', repo.dir, '--issue', 'x'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('uncommitted changes');
+    expect(llm.chatRequests()).toHaveLength(0);
+  });
+
+  it('exits 2 without exactly one of --issue and --issue-file', async () => {
+    const r = await runCli(['run', '--repo', repo.dir], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('exactly one of --issue-file or --issue');
+  });
+});
