@@ -1,0 +1,119 @@
+/**
+ * `autofix code-commit` (seeds 000/001), run from a project directory:
+ *
+ *   1. read agent-config/query.txt + codeRollup.txt, check .gitignore and build.sh
+ *   2. initial query → answer → edit engine (fenced-files, protected files) → ./build.sh
+ *   3. while the build fails, up to `maxRounds` repair queries (seed 000 layout, or seed 001's
+ *      accumulating history) — a refused answer counts as a failed build
+ *
+ * Everything lands in `logs/<start timestamp>/query-N.txt`, `-response.json`, `-response.txt`,
+ * `-build.txt`, redacted; `&&&` notes go to stdout at once and to `llm-user-output.txt`.
+ */
+import { join } from 'node:path';
+import { createRedactor } from '../../artifacts/redact.js';
+import { createRunLog } from '../../artifacts/run-log.js';
+import type { Settings } from '../../config/env.js';
+import type { Logger } from '../../logger.js';
+import { loadModeAgent } from '../load-mode-agent.js';
+import { applyAnswer } from './apply-answer.js';
+import { assertGitProject } from './assert-git-project.js';
+import { codeCommitMessages } from './code-commit-messages.js';
+import { createLoggedLlm } from './create-logged-llm.js';
+import { readProjectInputs } from './read-project-inputs.js';
+import { refusalLog } from './refusal-log.js';
+import { runBuild } from './run-build.js';
+import type { CodeCommitPrompt, RoundRecord } from './types.js';
+
+export interface CodeCommitOptions {
+  projectDir: string;
+  /** Repair rounds after the first query (seed 000: 3; seed 001 users pass 8). */
+  maxRounds: number;
+  /** Seed 001's accumulating repair prompt instead of seed 000's latest-only one. */
+  history: boolean;
+  model?: string;
+  /** Names the log folder; the start of the run. */
+  startedAt?: Date;
+  buildTimeoutMs?: number;
+}
+
+export interface CodeCommitDeps {
+  settings: Settings;
+  /** Prints a line for the user at once (stdout): the `&&&` notes. */
+  say: (text: string) => void;
+  /** Progress lines (stderr). */
+  progress: (text: string) => void;
+  log: Logger;
+}
+
+export interface CodeCommitReport {
+  passed: boolean;
+  /** LLM queries made (1 + repair rounds used). */
+  queries: number;
+  logDir: string;
+}
+
+export async function runCodeCommit(
+  options: CodeCommitOptions,
+  deps: CodeCommitDeps,
+): Promise<CodeCommitReport> {
+  const { projectDir } = options;
+  const { settings } = deps;
+  const inputs = await readProjectInputs(projectDir);
+  await assertGitProject(projectDir);
+  const agent = await loadModeAgent('code-commit');
+  const model = options.model ?? settings.model;
+  const stamp = (options.startedAt ?? new Date()).toISOString().replace(/[:.]/g, '-');
+  const logDir = join(projectDir, 'logs', stamp);
+  const redact = createRedactor(settings.secrets);
+  const runLog = createRunLog(logDir, redact);
+  // Seed 001: the `&&&` notes of every run accumulate in the project's llm-user-output.txt.
+  const userLog = createRunLog(projectDir, redact);
+  const llm = createLoggedLlm(settings, model, runLog, redact, deps.log);
+
+  const rounds: RoundRecord[] = [];
+  for (let round = 0; round <= options.maxRounds; round++) {
+    const base = { query: inputs.query, codebase: inputs.codebase };
+    const prompt: CodeCommitPrompt =
+      round === 0
+        ? { kind: 'initial', ...base }
+        : { kind: options.history ? 'history' : 'repair', ...base, rounds };
+    deps.progress(
+      round === 0
+        ? 'query 1: initial query'
+        : `query ${round + 1}: repair round ${round} of ${options.maxRounds}`,
+    );
+    const answer = await llm.chat({
+      model,
+      messages: codeCommitMessages(agent, prompt),
+      temperature: agent.temperature,
+      stage: round === 0 ? 'code-commit' : 'code-commit-repair',
+    });
+    const outcome = await applyAnswer(projectDir, answer.text);
+    for (const note of outcome.userNotes) {
+      deps.say(redact(note));
+      userLog.userOutput(note);
+      runLog.userOutput(note);
+    }
+    let buildOutput: string;
+    let passed = false;
+    if (outcome.ok) {
+      const built = await runBuild(projectDir, redact, options.buildTimeoutMs);
+      buildOutput = built.log;
+      passed = built.passed;
+    } else {
+      buildOutput = refusalLog(outcome.refusal);
+    }
+    runLog.build(answer.index, buildOutput);
+    rounds.push({
+      debugNotes: outcome.debugNotes,
+      changes: outcome.ok ? outcome.changes : [],
+      buildOutput: redact(buildOutput),
+    });
+    const what = outcome.ok
+      ? `${outcome.changes.length} file(s) written${outcome.noChange === undefined ? '' : ' (no change needed, says the LLM)'}; build ${passed ? 'passed' : 'failed'}`
+      : 'answer refused, nothing written';
+    deps.progress(`query ${answer.index}: ${what}`);
+    if (passed) return { passed: true, queries: answer.index, logDir };
+  }
+  return { passed: false, queries: options.maxRounds + 1, logDir };
+}

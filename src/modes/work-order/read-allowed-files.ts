@@ -1,0 +1,60 @@
+/**
+ * What the SE sees of the repository (seed 002 §4.1): the sha256 of every allowed file as it is
+ * now (the `base_sha256` its writes must carry; empty bytes for a missing file) and the context
+ * files' contents, read in the work order's order and cut deterministically at 200 KB in total.
+ */
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256 } from '../../edits/sha256.js';
+import type { WorkOrder } from './work-order-schema.js';
+
+export const MAX_CONTEXT_BYTES = 200 * 1024;
+
+export interface AllowedFile {
+  path: string;
+  exists: boolean;
+  sha256: string;
+}
+
+export interface ContextFile {
+  path: string;
+  /** Undefined when the file does not exist or is not text. */
+  content?: string;
+  note?: string;
+  truncated: boolean;
+}
+
+async function bytesOf(repo: string, path: string): Promise<Buffer | undefined> {
+  const stat = await lstat(join(repo, path)).catch(() => undefined);
+  return stat?.isFile() ? readFile(join(repo, path)) : undefined;
+}
+
+export async function readAllowedFiles(
+  repo: string,
+  order: Pick<WorkOrder, 'allowed_files' | 'context_files'>,
+): Promise<{ allowed: AllowedFile[]; context: ContextFile[] }> {
+  const allowed: AllowedFile[] = [];
+  for (const path of order.allowed_files) {
+    const bytes = await bytesOf(repo, path);
+    allowed.push({ path, exists: bytes !== undefined, sha256: sha256(bytes ?? '') });
+  }
+  const context: ContextFile[] = [];
+  let budget = MAX_CONTEXT_BYTES;
+  for (const path of order.context_files) {
+    const bytes = await bytesOf(repo, path);
+    if (bytes === undefined) {
+      context.push({ path, note: 'does not exist yet', truncated: false });
+      continue;
+    }
+    if (bytes.includes(0)) {
+      context.push({ path, note: 'binary file, not shown', truncated: false });
+      continue;
+    }
+    const kept = bytes.subarray(0, Math.max(0, budget));
+    budget -= kept.length;
+    // A cut inside a multi-byte character drops the partial character, nothing else.
+    const content = kept.toString('utf8').replace(/\uFFFD$/, '');
+    context.push({ path, content, truncated: kept.length < bytes.length });
+  }
+  return { allowed, context };
+}

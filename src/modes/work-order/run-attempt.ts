@@ -1,0 +1,185 @@
+/**
+ * One attempt of a work order (seed 002 §6.2), from the baseline:
+ *
+ *   SE  prompt (intent, allowed files + hashes, forbidden, context, last FailureBrief) → LLM
+ *   TR  the edit engine in `json-writes`: strict WriteProposal, writes ⊆ allowed_files,
+ *       base_sha256 against the disk, then all-or-nothing atomic writes
+ *   PO  global verification, then the acceptance commands; any nonzero exit fails
+ *
+ * Writes `attempt_<N>/` (proposed_writes.json, write_result.json, verify_result.json,
+ * acceptance_result.json, failure_brief.json on failure, one stdout/stderr file per command, and
+ * the SE prompt and answer). Rolling back is the caller's job.
+ */
+import type { RunLog } from '../../artifacts/run-log.js';
+import { applyEdits, parseEdits, type PathPolicy } from '../../edits/index.js';
+import { formatCommand } from '../../exec/index.js';
+import { checkIgnore } from '../../git/check-ignore.js';
+import type { LlmClient } from '../../llm/create-llm-client.js';
+import type { AgentDefinition } from '../../llm/parse-agent.js';
+import { renderAgent } from '../../llm/render-agent.js';
+import { failureBrief, type FailureBrief, type FailureStage } from './failure-brief.js';
+import { readAllowedFiles } from './read-allowed-files.js';
+import type { LoadedWorkOrder } from './read-work-order.js';
+import { runCommands, type CommandContext } from './run-commands.js';
+import { sePromptData } from './se-prompt-data.js';
+import { stageOfError } from './stage-of-error.js';
+import type { AttemptRecord, CmdResult } from './types.js';
+
+export interface AttemptContext {
+  repo: string;
+  baselineCommit: string;
+  work: LoadedWorkOrder;
+  agent: AgentDefinition;
+  editFormatInstructions: string;
+  llm: LlmClient;
+  model: string;
+  temperature: number;
+  maxAttempts: number;
+  policy: PathPolicy;
+  verify: readonly string[][];
+  commands: CommandContext;
+  runLog: RunLog;
+}
+
+interface PhaseResult {
+  ok: boolean;
+  skipped: boolean;
+  results: CmdResult[];
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export async function runAttempt(
+  ctx: AttemptContext,
+  attempt: number,
+  previous: FailureBrief | null,
+): Promise<AttemptRecord> {
+  const dir = `attempt_${attempt}`;
+  const { order } = ctx.work;
+  const record: AttemptRecord = {
+    attempt_index: attempt,
+    baseline_commit: ctx.baselineCommit,
+    proposal_path: null,
+    touched_files: [],
+    write_ok: false,
+    verify: [],
+    acceptance: [],
+    failure_brief: null,
+    rolled_back: false,
+  };
+  const errors: string[] = [];
+  let written: string[] = [];
+  const verify: PhaseResult = { ok: false, skipped: true, results: [] };
+  const acceptance: PhaseResult = { ok: false, skipped: true, results: [] };
+  const fail = (stage: FailureStage, what: Parameters<typeof failureBrief>[1]): void => {
+    record.failure_brief = failureBrief(stage, what, order);
+  };
+
+  try {
+    // SE
+    const files = await readAllowedFiles(ctx.repo, order);
+    const { messages } = renderAgent(
+      ctx.agent,
+      sePromptData({
+        order,
+        ...files,
+        attempt,
+        maxAttempts: ctx.maxAttempts,
+        brief: previous,
+        editFormatInstructions: ctx.editFormatInstructions,
+      }),
+    );
+    ctx.runLog.text(
+      `${dir}/se_prompt.txt`,
+      messages.map((m) => `### ${m.role}\n\n${m.content}`).join('\n\n'),
+    );
+    let text: string;
+    try {
+      text = (
+        await ctx.llm.chat({
+          model: ctx.model,
+          messages,
+          temperature: ctx.temperature,
+          stage: 'se',
+        })
+      ).text;
+    } catch (err) {
+      fail('exception', { text: `LLM call failed: ${message(err)}` });
+      return record;
+    }
+    ctx.runLog.text(`${dir}/se_response.txt`, text);
+
+    // TR: the strict WriteProposal first, so it is on record even if the writes are refused.
+    let parsed;
+    try {
+      parsed = await parseEdits('json-writes', text, () => Promise.resolve(undefined));
+    } catch (err) {
+      errors.push(message(err));
+      fail(stageOfError(err), { text: message(err) });
+      return record;
+    }
+    const writes = parsed.changeSet.files;
+    ctx.runLog.json(`${dir}/proposed_writes.json`, {
+      summary: parsed.changeSet.notes.user.join('\n'),
+      writes: writes.map((w) => ({ path: w.path, base_sha256: w.baseSha256, content: w.content })),
+    });
+    record.proposal_path = `${dir}/proposed_writes.json`;
+    record.touched_files = [...new Set(writes.map((w) => w.path))].sort();
+    try {
+      const applied = await applyEdits({
+        repoDir: ctx.repo,
+        format: 'json-writes',
+        text,
+        policy: ctx.policy,
+        isIgnored: (paths) => checkIgnore(ctx.repo, paths),
+        scope: order.allowed_files,
+      });
+      written = applied.changeSet.files.map((f) => f.path).sort();
+      record.write_ok = true;
+    } catch (err) {
+      errors.push(message(err));
+      fail(stageOfError(err), { text: message(err) });
+      return record;
+    }
+
+    // PO
+    const verified = await runCommands(`${dir}/verify`, ctx.verify, ctx.commands);
+    Object.assign(verify, { ok: !verified.failed, skipped: false, results: verified.results });
+    record.verify = verified.results;
+    if (verified.failed) {
+      const { result, output } = verified.failed;
+      fail('verify_failed', {
+        text: output,
+        command: formatCommand(result.command),
+        exit_code: result.exit_code,
+      });
+      return record;
+    }
+    const accepted = await runCommands(`${dir}/acceptance`, ctx.work.acceptance, ctx.commands);
+    Object.assign(acceptance, { ok: !accepted.failed, skipped: false, results: accepted.results });
+    record.acceptance = accepted.results;
+    if (accepted.failed) {
+      const { result, output } = accepted.failed;
+      fail('acceptance_failed', {
+        text: output,
+        command: formatCommand(result.command),
+        exit_code: result.exit_code,
+      });
+    }
+    return record;
+  } catch (err) {
+    errors.push(message(err));
+    fail('exception', { text: message(err) });
+    return record;
+  } finally {
+    ctx.runLog.json(`${dir}/write_result.json`, {
+      write_ok: record.write_ok,
+      touched_files: record.touched_files,
+      written_files: written,
+      errors,
+    });
+    ctx.runLog.json(`${dir}/verify_result.json`, verify);
+    ctx.runLog.json(`${dir}/acceptance_result.json`, acceptance);
+    if (record.failure_brief) ctx.runLog.json(`${dir}/failure_brief.json`, record.failure_brief);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * `autofix work-order` (seed 002), the harness around the SE → TR → PO loop:
+ *
+ *   1. validate the work order (nothing runs when it is invalid)
+ *   2. preflight: git repository, clean tree, baseline commit; deterministic run id
+ *   3. attempts 1..max from the baseline (run-attempt.ts); after a failed attempt
+ *      `git reset --hard <baseline>` + `git clean -fd`, and its FailureBrief feeds the next one
+ *   4. on PASS the changes stay uncommitted and the work tree's git tree hash is recorded
+ *
+ * Artifacts: `<out>/<run_id>/attempt_<N>/…` and `<out>/<run_id>/run_summary.json`, redacted.
+ */
+import { rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { createRedactor } from '../../artifacts/redact.js';
+import { runIdFor } from '../../artifacts/run-id.js';
+import { createRunLog } from '../../artifacts/run-log.js';
+import { requireSettings, type Settings } from '../../config/env.js';
+import { pathPolicy } from '../../edits/index.js';
+import { AutofixError, isAutofixError } from '../../errors.js';
+import { createLlmClient } from '../../llm/create-llm-client.js';
+import { loadEditFormatInstructions } from '../../llm/load-agent.js';
+import type { Logger } from '../../logger.js';
+import { loadModeAgent } from '../load-mode-agent.js';
+import { failureBrief, type FailureBrief } from './failure-brief.js';
+import { preflightRepo } from './preflight-repo.js';
+import { readRepoSettings } from './read-repo-settings.js';
+import { readWorkOrder } from './read-work-order.js';
+import { rollbackRepo } from './rollback-repo.js';
+import { runAttempt } from './run-attempt.js';
+import { treeHash } from './tree-hash.js';
+import type { RunSummary } from './types.js';
+
+export interface WorkOrderOptions {
+  repo: string;
+  workOrderFile: string;
+  out: string;
+  maxAttempts: number;
+  model?: string;
+  temperature: number;
+  timeoutSeconds: number;
+}
+
+export interface WorkOrderDeps {
+  settings: Settings;
+  log: Logger;
+  progress: (text: string) => void;
+}
+
+export interface WorkOrderReport {
+  verdict: 'PASS' | 'FAIL';
+  runId: string;
+  summaryPath: string;
+  /** The run stopped at preflight (not a git repository, dirty tree): a setup problem. */
+  preflightFailed: boolean;
+}
+
+function assertOutsideRepo(repo: string, out: string): void {
+  const rel = relative(repo, out);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)))
+    throw new AutofixError(
+      'CONFIG_INVALID',
+      `--out ${out} is inside the repository; put the artifacts elsewhere (a failed attempt runs \`git clean -fd\`, and the tree must be clean)`,
+    );
+}
+
+export async function runWorkOrder(
+  options: WorkOrderOptions,
+  deps: WorkOrderDeps,
+): Promise<WorkOrderReport> {
+  const work = await readWorkOrder(options.workOrderFile);
+  const { settings } = deps;
+  requireSettings(settings, 'llm');
+  const repo = resolve(options.repo);
+  const out = resolve(options.out);
+  assertOutsideRepo(repo, out);
+  const model = options.model ?? settings.model;
+  const redact = createRedactor(settings.secrets);
+
+  let baselineCommit: string | null = null;
+  let preflightError: AutofixError | undefined;
+  try {
+    baselineCommit = (await preflightRepo(repo)).baselineCommit;
+  } catch (err) {
+    if (!isAutofixError(err) || err.code !== 'CONFIG_INVALID') throw err;
+    preflightError = err;
+  }
+  const runId = runIdFor(
+    {
+      work_order_sha256: work.sha256,
+      repo,
+      baseline_commit: baselineCommit,
+      model,
+      temperature: options.temperature,
+      max_attempts: options.maxAttempts,
+      timeout_seconds: options.timeoutSeconds,
+    },
+    'run',
+  );
+  const runDir = join(out, runId);
+  // Same inputs, same id: a rerun replaces the earlier run's artifacts rather than mixing with them.
+  await rm(runDir, { recursive: true, force: true });
+  const runLog = createRunLog(runDir, redact);
+  const summary: RunSummary = {
+    run_id: runId,
+    work_order_id: work.order.id,
+    work_order_sha256: work.sha256,
+    verdict: 'FAIL',
+    repo,
+    baseline_commit: baselineCommit,
+    max_attempts: options.maxAttempts,
+    llm_model: model,
+    llm_temperature: options.temperature,
+    timeout_seconds: options.timeoutSeconds,
+    verify_commands: [],
+    attempts: [],
+    repo_tree_hash_after: null,
+    failure_brief: null,
+  };
+  const finish = (preflightFailed: boolean): WorkOrderReport => ({
+    verdict: summary.verdict,
+    runId,
+    summaryPath: runLog.json('run_summary.json', summary),
+    preflightFailed,
+  });
+  if (preflightError || baselineCommit === null) {
+    summary.failure_brief = failureBrief('preflight', {
+      text: preflightError?.message ?? 'no baseline commit',
+    });
+    return finish(true);
+  }
+
+  try {
+    const repoSettings = await readRepoSettings(repo);
+    summary.verify_commands = repoSettings.verify;
+    const ctx = {
+      repo,
+      baselineCommit,
+      work,
+      agent: await loadModeAgent('work-order'),
+      editFormatInstructions: await loadEditFormatInstructions('json-writes'),
+      llm: createLlmClient({
+        ...(settings.openaiBaseUrl ? { baseUrl: settings.openaiBaseUrl } : {}),
+        ...(settings.openaiApiKey ? { apiKey: settings.openaiApiKey } : {}),
+        redact,
+        log: deps.log,
+      }),
+      model,
+      temperature: options.temperature,
+      maxAttempts: options.maxAttempts,
+      // allowed_files are enforced exactly, as the edit engine's `scope` (run-attempt.ts).
+      policy: pathPolicy({ protectedPaths: repoSettings.protectedPaths }),
+      verify: repoSettings.verify,
+      commands: {
+        repo,
+        timeoutMs: options.timeoutSeconds * 1000,
+        redact,
+        sandbox: repoSettings.sandbox,
+        envPassthrough: repoSettings.envPassthrough,
+        runLog,
+      },
+      runLog,
+    };
+
+    let previous: FailureBrief | null = null;
+    for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
+      deps.progress(`attempt ${attempt} of ${options.maxAttempts}`);
+      const record = await runAttempt(ctx, attempt, previous);
+      summary.attempts.push(record);
+      if (!record.failure_brief) {
+        summary.verdict = 'PASS';
+        summary.repo_tree_hash_after = await treeHash(repo);
+        deps.progress(`attempt ${attempt}: PASS`);
+        break;
+      }
+      deps.progress(`attempt ${attempt}: FAIL (${record.failure_brief.stage}); rolling back`);
+      await rollbackRepo(repo, baselineCommit);
+      record.rolled_back = true;
+      previous = record.failure_brief;
+    }
+    if (summary.verdict === 'FAIL') summary.failure_brief = previous;
+  } catch (err) {
+    // Our own failure, not an attempt's (git, config, files): on record, then reported by the caller.
+    summary.failure_brief = failureBrief('exception', {
+      text: err instanceof Error ? err.message : String(err),
+    });
+    finish(false);
+    throw err;
+  }
+  return finish(false);
+}
