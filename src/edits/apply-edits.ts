@@ -26,6 +26,8 @@ export interface ApplyEditsOptions {
    * WRITE_SCOPE_VIOLATION before anything is written.
    */
   scope?: readonly string[];
+  /** Names the scope in refusals (default "the plan"). */
+  scopeName?: string;
   /** Defaults to DEFAULT_PATH_POLICY; build others with `pathPolicy()`. */
   policy?: PathPolicy;
   /** Port to `git check-ignore` (src/git/check-ignore.ts). */
@@ -93,6 +95,7 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
     const outside = outsideScope(
       changeSet.files.map((f) => f.path),
       options.scope,
+      options.scopeName,
     );
     if (outside) throw outside;
   }

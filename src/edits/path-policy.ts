@@ -16,6 +16,9 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.git/**',
   '**/.git/**',
   '.github/workflows/**',
+  // The bot's own configuration and prompts: a change there would decide what later runs execute.
+  '.github/autofix.yml',
+  '.github/autofix/**',
   '.gitignore',
   '**/.gitignore',
   '**/package-lock.json',

@@ -133,6 +133,7 @@ export async function runAttempt(
         policy: ctx.policy,
         isIgnored: (paths) => checkIgnore(ctx.repo, paths),
         scope: order.allowed_files,
+        scopeName: "the work order's allowed_files",
       });
       written = applied.changeSet.files.map((f) => f.path).sort();
       record.write_ok = true;
