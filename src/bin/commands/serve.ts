@@ -1,56 +1,82 @@
 import { Command } from 'commander';
-import { Probot, Server } from 'probot';
 import { createRedactor } from '../../artifacts/redact.js';
 import { loadDotEnv } from '../../config/dotenv.js';
-import { readSettings } from '../../config/env.js';
-import { createApp } from '../../index.js';
+import { readSettings, requireSettings } from '../../config/env.js';
 import { createLogger } from '../../logger.js';
+import { createRunFailedHook, createStageProcessors } from '../../pipeline/app-stages.js';
 import { checkRedis } from '../../queue/check-redis.js';
+import { createMetrics } from '../../queue/metrics.js';
 import { healthz } from '../../server/healthz.js';
 import { startSetupServer } from '../../server/setup-mode.js';
+import { startAutofix } from '../../server/start-autofix.js';
+import {
+  readWorkerFlags,
+  stopOnSignals,
+  withWorkerFlags,
+  type WorkerFlags,
+} from './worker-flags.js';
 
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description(
-      'Serve GitHub webhooks (and run job processors in-process unless --no-workers). ' +
-        "Without APP_ID/PRIVATE_KEY it serves Probot's setup page that registers the app from app.yml.",
-    )
-    .option('--no-workers', 'only take webhooks; run `autofix worker` processes separately')
-    .action(async () => {
-      loadDotEnv('.env', process.env);
-      const settings = readSettings(process.env);
-      const log = createLogger({
-        level: settings.logLevel,
-        redact: createRedactor(settings.secrets),
-      });
-      const redis = await checkRedis(settings.redisUrl);
-      log.info(`Redis ${redis.version} reachable (maxmemory-policy=${redis.maxmemoryPolicy})`);
-      const host = settings.host ?? '0.0.0.0';
-      if (!settings.appId || !settings.privateKey) {
-        const server = await startSetupServer({
-          host,
-          port: settings.port,
-          log,
-          handlers: [healthz],
-        });
-        log.info(
-          `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml.`,
-        );
-        return;
-      }
-      const server = new Server({
+  return withWorkerFlags(
+    new Command('serve')
+      .description(
+        'Serve GitHub webhooks (and run job processors in-process unless --no-workers). ' +
+          "Without APP_ID/PRIVATE_KEY it serves Probot's setup page that registers the app from app.yml.",
+      )
+      .option('--no-workers', 'only take webhooks; run `autofix worker` processes separately'),
+  ).action(async (flags: WorkerFlags & { workers: boolean }) => {
+    loadDotEnv('.env', process.env);
+    const settings = readSettings(process.env);
+    const redact = createRedactor(settings.secrets);
+    const log = createLogger({ level: settings.logLevel, redact });
+    const worker = readWorkerFlags(flags);
+    // Refuse to start before anything else when Redis is away or evicts keys.
+    await checkRedis(settings.redisUrl);
+    const host = settings.host ?? '0.0.0.0';
+    if (!settings.appId || !settings.privateKey) {
+      const server = await startSetupServer({
         host,
         port: settings.port,
-        log: log as never,
-        Probot: Probot.defaults({
-          appId: settings.appId,
-          privateKey: settings.privateKey,
-          secret: settings.webhookSecret ?? '',
-          baseUrl: settings.githubApiUrl,
-          log: log as never,
-        }),
+        log,
+        handlers: [healthz],
       });
-      await server.load(createApp({ handlers: [healthz] }));
-      await server.start();
+      log.info(
+        `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml.`,
+      );
+      return;
+    }
+    requireSettings(settings, 'github');
+    const metrics = createMetrics({ defaultMetrics: true });
+    const stageDeps = { settings, log, metrics, redact };
+    const app = await startAutofix({
+      github: {
+        appId: settings.appId,
+        privateKey: settings.privateKey,
+        webhookSecret: settings.webhookSecret ?? '',
+        apiUrl: settings.githubApiUrl,
+      },
+      redisUrl: settings.redisUrl,
+      prefix: worker.prefix,
+      host,
+      port: settings.port,
+      ...(settings.adminPassword ? { adminPassword: settings.adminPassword } : {}),
+      log,
+      redact,
+      metrics,
+      ...(flags.workers
+        ? {
+            workers: {
+              processors: createStageProcessors(stageDeps),
+              onRunFailed: createRunFailedHook(stageDeps),
+              concurrency: worker.concurrency,
+              ...(worker.rateLimit ? { rateLimit: worker.rateLimit } : {}),
+            },
+          }
+        : {}),
     });
+    stopOnSignals(
+      () => app.stop(worker.shutdownDeadlineMs),
+      (msg) => log.info(msg),
+    );
+  });
 }

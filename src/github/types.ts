@@ -1,0 +1,53 @@
+/**
+ * Types shared by the GitHub adapters. The client is Probot's Octokit (the one webhook contexts
+ * and `probot.auth(installationId)` hand out), so adapters work with either.
+ */
+import type { ProbotOctokit } from 'probot';
+
+export type GitHubClient = InstanceType<typeof ProbotOctokit>;
+
+/** A repository as the REST API addresses it. */
+export interface RepoCoords {
+  owner: string;
+  repo: string;
+}
+
+/** What a reaction or a reply attaches to: the issue/PR itself or one of its comments. */
+export type ReactionTarget = { kind: 'issue'; number: number } | { kind: 'comment'; id: number };
+
+export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1';
+
+export type StageState = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'skipped';
+
+export interface StageStatus {
+  state: StageState;
+  durationMs?: number;
+}
+
+export interface ValidationRow {
+  command: string;
+  exitCode: number | null;
+  durationMs: number;
+  timedOut?: boolean;
+}
+
+/**
+ * Everything the status comment shows. It travels with the run (job data) from stage to stage,
+ * so any worker can re-render the comment without asking the others.
+ */
+export interface StatusFacts {
+  /** Stage name → state, in pipeline order. */
+  stages: Record<string, StageStatus>;
+  risk?: 'LOW' | 'MEDIUM' | 'HIGH';
+  summary?: string;
+  planSteps?: string[];
+  files?: { path: string; operation: string }[];
+  validation?: ValidationRow[];
+  pr?: { number: number; url: string; draft?: boolean };
+  usage?: { totalTokens: number; costUsd?: number };
+  /** Set once the run has ended. */
+  outcome?: { kind: 'success' | 'stopped' | 'failed'; message?: string };
+}
+
+/** What a stage may add to the status comment; stage states are managed by the queue layer. */
+export type StatusPatch = Omit<Partial<StatusFacts>, 'stages' | 'outcome'>;

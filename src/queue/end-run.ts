@@ -1,0 +1,115 @@
+/**
+ * The two ways a run ends. Success (or a deliberate stop): final status comment, 🚀, lock
+ * released. Failure: the pipeline's hook (rollback) first, then the status comment, the failure
+ * comment, the `automation-failed` label and 😕, then the lock. Each step is best effort so one
+ * refused call never hides the others, and the issue is unlocked whatever happens.
+ */
+import type { ErrorShape } from '../errors.js';
+import type { InstallationClient } from '../github/installation-auth.js';
+import { addReaction } from '../github/reactions.js';
+import { reportRunFailure } from '../github/report-failure.js';
+import { createStatusComment, type StatusComment } from '../github/status-comment.js';
+import type { Logger } from '../logger.js';
+import { conversationOf, reactionTargetOf, repoOf } from './run-addressing.js';
+import { runKeyOf } from './run-registry.js';
+import type { StageRuntime } from './stage-runtime.js';
+import { STAGES, type RunJobData, type StageName } from './types.js';
+
+export function statusCommentFor(
+  data: RunJobData,
+  client: InstallationClient,
+  log: Logger,
+): StatusComment {
+  return createStatusComment({
+    octokit: client.octokit,
+    repo: repoOf(data),
+    issueNumber: conversationOf(data),
+    runId: data.runId,
+    stageOrder: STAGES,
+    command: data.config.command,
+    log,
+    facts: data.status,
+    ...(data.statusCommentId === undefined ? {} : { commentId: data.statusCommentId }),
+  });
+}
+
+/** Stages that never ran show as skipped once the run has ended. */
+function skipRemaining(status: StatusComment): void {
+  for (const stage of STAGES) {
+    const state = status.facts().stages[stage]?.state ?? 'pending';
+    if (state === 'pending' || state === 'queued') status.setStage(stage, { state: 'skipped' });
+  }
+}
+
+async function release(rt: StageRuntime, data: RunJobData, log: Logger): Promise<void> {
+  try {
+    await rt.registry.release(runKeyOf(data), data.runId);
+  } catch (err) {
+    log.error({ err }, 'could not release the issue lock; it expires on its own');
+  }
+}
+
+export async function finishRun(
+  rt: StageRuntime,
+  data: RunJobData,
+  client: InstallationClient,
+  status: StatusComment,
+  log: Logger,
+  stop?: { reason: string },
+): Promise<void> {
+  skipRemaining(status);
+  status.setOutcome(stop ? { kind: 'stopped', message: stop.reason } : { kind: 'success' });
+  await status.publish();
+  if (!stop) {
+    await addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'rocket').catch(
+      (err: unknown) => log.warn({ err }, 'could not add the 🚀 reaction'),
+    );
+  }
+  await release(rt, data, log);
+  log.info({ outcome: stop ? 'stopped' : 'success' }, 'run finished');
+}
+
+export async function failRun(
+  rt: StageRuntime,
+  data: RunJobData,
+  client: InstallationClient,
+  failure: { stage: StageName; error: ErrorShape; attempts: number },
+  log: Logger,
+  status: StatusComment = statusCommentFor(data, client, log),
+): Promise<void> {
+  log.error({ code: failure.error.code, attempts: failure.attempts }, 'run failed');
+  if (rt.onRunFailed) {
+    try {
+      await rt.onRunFailed(data, failure, {
+        octokit: client.octokit,
+        getInstallationToken: client.getInstallationToken,
+        log,
+      });
+    } catch (err) {
+      log.error({ err }, 'the run-failed hook threw');
+    }
+  }
+  status.setStage(failure.stage, { ...status.facts().stages[failure.stage], state: 'failed' });
+  skipRemaining(status);
+  status.setOutcome({
+    kind: 'failed',
+    message: `\`${failure.error.code}\` during ${failure.stage}; see the comment below.`,
+  });
+  await status.publish();
+  await reportRunFailure(
+    client.octokit,
+    {
+      repo: repoOf(data),
+      issueNumber: conversationOf(data),
+      trigger: reactionTargetOf(data),
+      runId: data.runId,
+      stage: failure.stage,
+      error: failure.error,
+      attempts: failure.attempts,
+      command: data.config.command,
+      redact: rt.redact,
+    },
+    log,
+  );
+  await release(rt, data, log);
+}

@@ -1,0 +1,31 @@
+/** Names derived from a run: job ids, where its comments go, what its reactions attach to. */
+import type { ReactionTarget, RepoCoords } from '../github/types.js';
+import { STAGES, type RunJobData, type StageName } from './types.js';
+
+/**
+ * Job id of a run's stage. BullMQ refuses custom ids with exactly one `:`, so the separator is
+ * `-`; the same id for the same run and stage makes enqueueing idempotent.
+ */
+export function jobIdFor(runId: string, stage: StageName): string {
+  return `${runId}-${stage}`;
+}
+
+export function nextStage(stage: StageName): StageName | undefined {
+  return STAGES[STAGES.indexOf(stage) + 1];
+}
+
+export function repoOf(data: Pick<RunJobData, 'repository'>): RepoCoords {
+  return { owner: data.repository.owner, repo: data.repository.name };
+}
+
+/** The issue or PR where the run talks: the PR for feedback runs, else the issue. */
+export function conversationOf(data: Pick<RunJobData, 'trigger' | 'issue'>): number {
+  return data.trigger.kind === 'pr-feedback' ? data.trigger.prNumber : data.issue.number;
+}
+
+/** 👀/🚀/😕 go on the comment that triggered the run, or on the issue for a label. */
+export function reactionTargetOf(data: Pick<RunJobData, 'trigger' | 'issue'>): ReactionTarget {
+  return data.trigger.kind === 'label'
+    ? { kind: 'issue', number: data.issue.number }
+    : { kind: 'comment', id: data.trigger.commentId };
+}

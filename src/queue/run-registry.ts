@@ -1,0 +1,121 @@
+/**
+ * Redis bookkeeping around runs, next to BullMQ's own keys (same prefix):
+ *
+ * - `<prefix>:delivery:<X-GitHub-Delivery>` → what became of a delivery (run id or `busy:<run>`),
+ *   kept 3 days (GitHub's redelivery window), so a redelivery is a no-op;
+ * - `<prefix>:run-lock:<owner/repo>#<issue>` → the issue's active run id: one run per issue. It is
+ *   released when the run ends and expires on its own (refreshed at each stage) if a run is lost;
+ * - `<prefix>:busy-replied:<run>` → the "already working on it" reply was posted once.
+ *
+ * The claim is one Lua script so that two triggers racing for one issue cannot both win.
+ */
+import type { Redis } from 'ioredis';
+
+const CLAIM = `
+local seen = redis.call('GET', KEYS[1])
+if seen then return {'duplicate', seen} end
+local active = redis.call('GET', KEYS[2])
+if active and active ~= ARGV[1] then
+  redis.call('SET', KEYS[1], 'busy:' .. active, 'PX', ARGV[3])
+  return {'busy', active}
+end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return {'claimed', ARGV[1]}
+`;
+
+/** Deletes or refreshes a lock only while it still belongs to this run. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+const REFRESH = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
+export const LOCK_TTL_MS = 6 * 3600_000;
+export const DELIVERY_TTL_MS = 3 * 24 * 3600_000;
+
+export type ClaimResult =
+  | { kind: 'claimed'; runId: string }
+  | { kind: 'duplicate'; previous: string }
+  | { kind: 'busy'; activeRunId: string };
+
+export interface RunKey {
+  repoFullName: string;
+  issueNumber: number;
+}
+
+type Scripted = Redis & {
+  autofixClaimRun(k1: string, k2: string, ...args: (string | number)[]): Promise<[string, string]>;
+  autofixReleaseRun(k1: string, runId: string): Promise<number>;
+  autofixRefreshRun(k1: string, runId: string, ttl: number): Promise<number>;
+};
+
+export interface RunRegistry {
+  claim(deliveryId: string, run: RunKey, runId: string): Promise<ClaimResult>;
+  /** Records that the delivery started `runId` (after its first job was enqueued). */
+  markDelivered(deliveryId: string, runId: string): Promise<void>;
+  release(run: RunKey, runId: string): Promise<void>;
+  /** Undoes a claim whose first job could not be enqueued: the delivery may be retried. */
+  forget(deliveryId: string, run: RunKey, runId: string): Promise<void>;
+  refresh(run: RunKey, runId: string): Promise<void>;
+  /** True the first time it is called for a run: post "already working on it" once. */
+  firstBusyReply(activeRunId: string): Promise<boolean>;
+}
+
+export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
+  const r = redis as Scripted;
+  if (typeof r.autofixClaimRun !== 'function') {
+    redis.defineCommand('autofixClaimRun', { numberOfKeys: 2, lua: CLAIM });
+    redis.defineCommand('autofixReleaseRun', { numberOfKeys: 1, lua: RELEASE });
+    redis.defineCommand('autofixRefreshRun', { numberOfKeys: 1, lua: REFRESH });
+  }
+  const deliveryKey = (id: string): string => `${prefix}:delivery:${id}`;
+  const lockKey = (run: RunKey): string =>
+    `${prefix}:run-lock:${run.repoFullName}#${run.issueNumber}`;
+  return {
+    async claim(deliveryId, run, runId) {
+      const [kind, value] = await r.autofixClaimRun(
+        deliveryKey(deliveryId),
+        lockKey(run),
+        runId,
+        LOCK_TTL_MS,
+        DELIVERY_TTL_MS,
+      );
+      if (kind === 'duplicate') return { kind, previous: value };
+      if (kind === 'busy') return { kind, activeRunId: value };
+      return { kind: 'claimed', runId: value };
+    },
+    async markDelivered(deliveryId, runId) {
+      await redis.set(deliveryKey(deliveryId), runId, 'PX', DELIVERY_TTL_MS);
+    },
+    async release(run, runId) {
+      await r.autofixReleaseRun(lockKey(run), runId);
+    },
+    async forget(deliveryId, run, runId) {
+      await r.autofixReleaseRun(deliveryKey(deliveryId), runId);
+      await r.autofixReleaseRun(lockKey(run), runId);
+    },
+    async refresh(run, runId) {
+      await r.autofixRefreshRun(lockKey(run), runId, LOCK_TTL_MS);
+    },
+    async firstBusyReply(activeRunId) {
+      const set = await redis.set(
+        `${prefix}:busy-replied:${activeRunId}`,
+        '1',
+        'PX',
+        LOCK_TTL_MS,
+        'NX',
+      );
+      return set === 'OK';
+    },
+  };
+}
+
+export function runKeyOf(data: {
+  repository: { fullName: string };
+  issue: { number: number };
+}): RunKey {
+  return { repoFullName: data.repository.fullName, issueNumber: data.issue.number };
+}

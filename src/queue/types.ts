@@ -1,0 +1,140 @@
+/**
+ * The contract between the queue layer (this folder) and the stage logic (src/pipeline).
+ *
+ * A run is a chain of four BullMQ jobs, triage → plan → code → pr, one queue per stage. Each job
+ * carries `RunJobData`: plain JSON (it lives in Redis and may be processed on another machine),
+ * never a token. A stage processor receives that data plus a `StageContext` (an installation
+ * client minted for this job, a logger, an abort signal, the status-comment updater) and answers
+ * a `StageOutcome`. The queue layer then merges the output into `outputs[stage]` and enqueues the
+ * next stage with job id `${runId}-${nextStage}`, so a retried stage never enqueues twice.
+ *
+ * Errors are thrown: an `AutofixError` with `recoverable: false` is permanent (BullMQ
+ * `UnrecoverableError`, no retry); anything transient (GitHub 5xx, rate limits, network, LLM
+ * 429/5xx) is retried with exponential backoff. The last failure calls `RunFailedHook`, then the
+ * queue layer comments on the issue, labels it `automation-failed` and reacts 😕.
+ */
+import type { RepoConfig } from '../config/repo-config.js';
+import type { ErrorShape } from '../errors.js';
+import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
+import type { Logger } from '../logger.js';
+
+export const STAGES = ['triage', 'plan', 'code', 'pr'] as const;
+export type StageName = (typeof STAGES)[number];
+
+/** What started the run. Text fields are sanitized (DESIGN.md §5.3) before they get here. */
+export type RunTrigger =
+  /** The trigger label (repo config `trigger_label`) was added to the issue. */
+  | { kind: 'label'; label: string }
+  /** `/autofix [instructions]` commented on the issue. */
+  | { kind: 'issue-comment'; commentId: number; instructions: string }
+  /** `/autofix <feedback>` commented on a PR this app opened: a new commit on `branch`. */
+  | {
+      kind: 'pr-feedback';
+      commentId: number;
+      prNumber: number;
+      branch: string;
+      feedback: string;
+    };
+
+export interface RunRepository {
+  owner: string;
+  name: string;
+  /** `owner/name`. */
+  fullName: string;
+  /** From the payload's `repository.clone_url`: GitHub, GHE or a local fake alike. */
+  cloneUrl: string;
+  defaultBranch: string;
+}
+
+export interface RunIssue {
+  number: number;
+  title: string;
+  /** Sanitized issue body. */
+  body: string;
+}
+
+/**
+ * Output slot per stage. `unknown` until the pipeline is wired: replace with the real types
+ * (TriageResult, FixPlan, the code stage's commit result, the PR number/url) in this one place.
+ */
+export interface StageOutputMap {
+  triage: unknown;
+  plan: unknown;
+  code: unknown;
+  pr: unknown;
+}
+
+export type StageOutputs = { [S in StageName]?: StageOutputMap[S] };
+
+export interface RunJobData {
+  /** Deterministic from repository, issue and delivery id: a redelivery maps to the same run. */
+  runId: string;
+  /** `X-GitHub-Delivery` of the webhook that started the run. */
+  deliveryId: string;
+  installationId: number;
+  repository: RunRepository;
+  /**
+   * The issue the run fixes. For `pr-feedback` it is the issue the PR fixes (from the branch
+   * name `<prefix><type>/<issue>-<slug>`), or the PR itself when that cannot be told.
+   */
+  issue: RunIssue;
+  trigger: RunTrigger;
+  /** Login of the person who triggered the run (asked to review the PR). */
+  sender: string;
+  /** `.github/autofix.yml` from the default branch, validated when the trigger arrived. */
+  config: RepoConfig;
+  /** The run's status comment, once created (on the issue, or on the PR for feedback runs). */
+  statusCommentId?: number;
+  /** What the status comment shows; carried along so any worker can re-render it. */
+  status: StatusFacts;
+  outputs: StageOutputs;
+  /** Epoch ms when the webhook was accepted (overhead metrics). */
+  acceptedAt: number;
+}
+
+/** Updates the run's status comment. Best effort: a failed edit is logged, never thrown. */
+export interface StatusUpdater {
+  update(patch: StatusPatch): Promise<void>;
+  current(): StatusFacts;
+}
+
+export interface StageContext {
+  stage: StageName;
+  /** 1 on the first attempt. */
+  attempt: number;
+  /** Authenticated as the installation; minted for this job. */
+  octokit: GitHubClient;
+  /** Installation token for git over HTTPS; never store it in job data or logs. */
+  getInstallationToken: () => Promise<string>;
+  log: Logger;
+  /** Aborted on shutdown: stop, clean up, throw. The job goes back to the queue untouched. */
+  signal: AbortSignal;
+  status: StatusUpdater;
+}
+
+export type StageOutcome<T = unknown> =
+  /** Done: `output` becomes `outputs[stage]` and the next stage is enqueued (after `pr`: success). */
+  | { kind: 'continue'; output: T; status?: StatusPatch }
+  /** End the run here without an error (e.g. nothing to change); `reason` is shown to users. */
+  | { kind: 'stop'; reason: string; output?: T; status?: StatusPatch };
+
+export type StageProcessor<S extends StageName> = (
+  job: RunJobData,
+  ctx: StageContext,
+) => Promise<StageOutcome<StageOutputMap[S]>>;
+
+export type StageProcessors = { [S in StageName]: StageProcessor<S> };
+
+export interface RunFailure {
+  stage: StageName;
+  error: ErrorShape;
+  /** Attempts made, including the last one. */
+  attempts: number;
+}
+
+/** Called once when a run fails for good, before the failure comment (e.g. rollback). */
+export type RunFailedHook = (
+  job: RunJobData,
+  failure: RunFailure,
+  ctx: Pick<StageContext, 'octokit' | 'getInstallationToken' | 'log'>,
+) => Promise<void>;

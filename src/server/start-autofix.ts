@@ -1,0 +1,130 @@
+/**
+ * `autofix serve` as a function (tests and benchmarks call it too): Probot's server with the
+ * webhook handlers, /healthz, /metrics, Bull Board, and the stage workers unless disabled.
+ */
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'probot';
+import type { Redactor } from '../artifacts/redact.js';
+import { createApp } from '../index.js';
+import type { HttpHandler } from '../http-handler.js';
+import type { Logger } from '../logger.js';
+import { createRunIntake } from '../queue/intake.js';
+import type { AppMetrics } from '../queue/metrics.js';
+import type { RetryPolicy } from '../queue/stage-queues.js';
+import { STAGES } from '../queue/types.js';
+import type { WorkerPool } from '../queue/worker-pool.js';
+import { adminQueues } from './admin-queues.js';
+import { healthz } from './healthz.js';
+import { metricsEndpoint } from './metrics-endpoint.js';
+import { freePort } from './free-port.js';
+import { probotClass, type GitHubAppCredentials } from './probot-class.js';
+import { openQueueBackend, type QueueBackend } from './queue-backend.js';
+import { startWorkers, type WorkerSettings } from './worker-runtime.js';
+
+export interface AutofixServerOptions {
+  github: GitHubAppCredentials & { webhookSecret: string };
+  redisUrl: string;
+  /** Key prefix of every queue and bookkeeping key (one Redis can host several deployments). */
+  prefix: string;
+  host: string;
+  /** 0 = any free port. */
+  port: number;
+  adminPassword?: string;
+  log: Logger;
+  redact: Redactor;
+  metrics: AppMetrics;
+  retry?: RetryPolicy;
+  /** Longest wait on Redis before a webhook is answered 503 (default 3 s). */
+  intakeTimeoutMs?: number;
+  configCacheMs?: number;
+  permissionCacheMs?: number;
+  /** Stage workers in this process; undefined = webhooks only (`--no-workers`). */
+  workers?: WorkerSettings;
+}
+
+export interface AutofixServer {
+  url: string;
+  port: number;
+  backend: QueueBackend;
+  pool?: WorkerPool;
+  /** Stops taking webhooks, then closes the workers within the deadline, then Redis. */
+  stop(deadlineMs?: number): Promise<{ forced: boolean }>;
+}
+
+export async function startAutofix(options: AutofixServerOptions): Promise<AutofixServer> {
+  const { log, metrics } = options;
+  const backend = await openQueueBackend({
+    redisUrl: options.redisUrl,
+    prefix: options.prefix,
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
+  log.info(
+    `Redis ${backend.check.version} reachable (maxmemory-policy=${backend.check.maxmemoryPolicy})`,
+  );
+  const ProbotWithDefaults = probotClass(options.github, log);
+  const handlers: HttpHandler[] = [healthz, metricsEndpoint(metrics.registry)];
+  const admin = adminQueues({
+    queues: STAGES.map((s) => backend.queues[s]),
+    password: options.adminPassword,
+  });
+  if (admin) handlers.push(admin);
+  else log.info('ADMIN_PASSWORD is not set: Bull Board (/admin/queues) is disabled');
+
+  const server = new Server({
+    host: options.host,
+    port: options.port === 0 ? await freePort(options.host) : options.port,
+    log: log as never,
+    Probot: ProbotWithDefaults,
+  });
+  await server.load(
+    createApp({
+      handlers,
+      intake: createRunIntake({
+        queues: backend.queues,
+        registry: backend.registry,
+        log,
+        ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
+      }),
+      metrics,
+      ...(options.configCacheMs !== undefined ? { configCacheMs: options.configCacheMs } : {}),
+      ...(options.permissionCacheMs !== undefined
+        ? { permissionCacheMs: options.permissionCacheMs }
+        : {}),
+    }),
+  );
+  const http: HttpServer = await server.start();
+
+  const pool = options.workers
+    ? startWorkers({
+        backend,
+        redisUrl: options.redisUrl,
+        prefix: options.prefix,
+        probot: new ProbotWithDefaults(),
+        log,
+        metrics,
+        redact: options.redact,
+        settings: options.workers,
+      })
+    : undefined;
+  if (!pool) log.info('--no-workers: this process only takes webhooks');
+
+  let stopping: Promise<{ forced: boolean }> | undefined;
+  return {
+    url: `http://${server.host}:${server.port}`,
+    port: server.port,
+    backend,
+    ...(pool ? { pool } : {}),
+    stop(deadlineMs = 30_000) {
+      stopping ??= (async () => {
+        const closed = server.stop();
+        http.closeIdleConnections();
+        const result = pool ? await pool.close(deadlineMs) : { forced: false };
+        http.closeAllConnections();
+        await closed;
+        await backend.close();
+        return result;
+      })();
+      return stopping;
+    },
+  };
+}

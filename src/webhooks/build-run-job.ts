@@ -1,0 +1,58 @@
+/**
+ * The first job of a run, built from the webhook (pure). Text is sanitized here, before anything
+ * is stored or can reach a prompt (DESIGN.md §5.3).
+ */
+import { runIdFor } from '../artifacts/run-id.js';
+import type { RepoConfig } from '../config/repo-config.js';
+import { sanitizeUntrustedText } from '../pipeline/untrusted-text.js';
+import { STAGES, type RunJobData, type RunTrigger } from '../queue/types.js';
+
+export interface PayloadRepository {
+  name: string;
+  full_name: string;
+  clone_url: string;
+  default_branch: string;
+  owner: { login: string };
+}
+
+export interface BuildRunJobInput {
+  deliveryId: string;
+  installationId: number;
+  repository: PayloadRepository;
+  issue: { number: number; title: string; body?: string | null };
+  trigger: RunTrigger;
+  sender: string;
+  config: RepoConfig;
+  now?: number;
+}
+
+export function buildRunJob(input: BuildRunJobInput): RunJobData {
+  const { repository, issue } = input;
+  return {
+    runId: runIdFor({
+      repo: repository.full_name,
+      issue: issue.number,
+      delivery: input.deliveryId,
+    }),
+    deliveryId: input.deliveryId,
+    installationId: input.installationId,
+    repository: {
+      owner: repository.owner.login,
+      name: repository.name,
+      fullName: repository.full_name,
+      cloneUrl: repository.clone_url,
+      defaultBranch: repository.default_branch,
+    },
+    issue: {
+      number: issue.number,
+      title: sanitizeUntrustedText(issue.title),
+      body: sanitizeUntrustedText(issue.body ?? ''),
+    },
+    trigger: input.trigger,
+    sender: input.sender,
+    config: input.config,
+    status: { stages: Object.fromEntries(STAGES.map((s) => [s, { state: 'pending' as const }])) },
+    outputs: {},
+    acceptedAt: input.now ?? Date.now(),
+  };
+}

@@ -1,0 +1,24 @@
+/** Wires the event handlers into Probot. */
+import type { Probot } from 'probot';
+import { onIssueComment } from './on-issue-comment.js';
+import { onIssueLabeled } from './on-issue-labeled.js';
+import type { WebhookDeps } from './webhook-deps.js';
+
+/**
+ * @octokit/webhooks answers a bad signature with 400; 401 says what happened (an unauthenticated
+ * sender). Error handlers run before the middleware reads `status`, so setting it here is enough.
+ */
+function answerBadSignatureWith401(error: Error): void {
+  const errors = error instanceof AggregateError ? (error.errors as unknown[]) : [error];
+  for (const e of errors) {
+    if (e instanceof Error && /signature does not match/i.test(e.message)) {
+      (e as Error & { status?: number }).status = 401;
+    }
+  }
+}
+
+export function registerWebhooks(app: Probot, deps: WebhookDeps): void {
+  app.on('issues.labeled', onIssueLabeled(deps));
+  app.on('issue_comment.created', onIssueComment(deps));
+  app.onError(answerBadSignatureWith401);
+}

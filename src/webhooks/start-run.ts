@@ -1,0 +1,36 @@
+/** Hands a validated trigger to the queue and answers a busy issue once. */
+import type { GitHubClient, RepoCoords } from '../github/types.js';
+import type { Logger } from '../logger.js';
+import type { RunJobData } from '../queue/types.js';
+import { conversationOf } from '../queue/run-addressing.js';
+import { renderBusyReply } from './render-replies.js';
+import type { WebhookDeps } from './webhook-deps.js';
+
+export async function startRun(
+  deps: WebhookDeps,
+  octokit: GitHubClient,
+  log: Logger,
+  event: string,
+  job: RunJobData,
+): Promise<void> {
+  const result = await deps.intake.start(job);
+  deps.metrics?.deliveries.inc({ event, result: result.kind });
+  // Bindings per call, not a child logger: this runs for every delivery.
+  const at = { runId: job.runId, issue: job.issue.number };
+  if (result.kind === 'started') {
+    log.info({ ...at, trigger: job.trigger.kind, jobId: result.jobId }, 'run queued');
+  } else if (result.kind === 'duplicate') {
+    log.info({ ...at, previous: result.previous }, 'delivery seen before: nothing to do');
+  } else {
+    log.info({ ...at, activeRunId: result.activeRunId }, 'issue already has an active run');
+    if (!result.firstReply) return;
+    const repo: RepoCoords = { owner: job.repository.owner, repo: job.repository.name };
+    await octokit.rest.issues
+      .createComment({
+        ...repo,
+        issue_number: conversationOf(job),
+        body: renderBusyReply(result.activeRunId),
+      })
+      .catch((err: unknown) => log.warn({ ...at, err }, 'could not post the busy reply'));
+  }
+}

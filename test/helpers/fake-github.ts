@@ -1,0 +1,426 @@
+/**
+ * A fake GitHub REST API over real HTTP (node:http on 127.0.0.1:0), for tests and benchmarks that
+ * run the app in-process or as a child process (nock cannot reach those). Point the app at it with
+ * `GHE_HOST=127.0.0.1:<port> GHE_PROTOCOL=http` (Probot's baseUrl becomes `<url>/api/v3`).
+ * It keeps just enough state for the paths the app uses, records every request, checks that
+ * app endpoints carry a JWT signed by the app key and the others an installation token it minted,
+ * and can fail chosen requests (e.g. 502 once).
+ */
+import { randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path below `/api/v3`, decoded, without the query. */
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  /** Epoch milliseconds (sub-ms precision) when the request arrived. */
+  at: number;
+}
+
+export interface FakeComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  /** Every body the comment had, the first included. */
+  history: string[];
+}
+
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  draft: boolean;
+  author: string;
+  state: 'open' | 'closed';
+}
+
+interface Failure {
+  method: string;
+  path: string | RegExp;
+  status: number;
+  times: number;
+}
+
+type Reply = { status: number; body?: unknown };
+type Route = [
+  method: string,
+  pattern: RegExp,
+  handle: (m: string[], req: RecordedRequest) => Reply,
+];
+
+export interface FakeGitHubOptions {
+  /** Public key of the app: app endpoints must present a JWT it verifies. */
+  appPublicKey?: KeyObject | string;
+  appSlug?: string;
+  appId?: number;
+  /** Role of users not set with setPermission. */
+  defaultRole?: string;
+}
+
+export interface FakeGitHub {
+  port: number;
+  /** `127.0.0.1:<port>`, the value of GHE_HOST. */
+  host: string;
+  apiUrl: string;
+  env: { GHE_HOST: string; GHE_PROTOCOL: 'http' };
+  botLogin: string;
+  requests: RecordedRequest[];
+  comments: Map<number, FakeComment>;
+  pulls: FakePull[];
+  labels: Set<string>;
+  tokens: Set<string>;
+  calls(method: string, path: string | RegExp): RecordedRequest[];
+  failNext(method: string, path: string | RegExp, status?: number, times?: number): void;
+  setPermission(login: string, role: string): void;
+  setFile(path: string, content: string | undefined): void;
+  setIssue(number: number, title: string, body: string): void;
+  addPull(pull: Omit<FakePull, 'number' | 'state'> & { number?: number }): FakePull;
+  close(): Promise<void>;
+}
+
+const matches = (pattern: string | RegExp, path: string): boolean =>
+  typeof pattern === 'string' ? pattern === path : pattern.test(path);
+
+function verifyJwt(token: string, key: KeyObject | string): boolean {
+  const [header, payload, signature] = token.split('.');
+  if (!header || !payload || !signature) return false;
+  return verify(
+    'sha256',
+    Buffer.from(`${header}.${payload}`),
+    key,
+    Buffer.from(signature, 'base64url'),
+  );
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const slug = options.appSlug ?? 'autofix-test';
+  const botLogin = `${slug}[bot]`;
+  const requests: RecordedRequest[] = [];
+  const failures: Failure[] = [];
+  const comments = new Map<number, FakeComment>();
+  const pulls: FakePull[] = [];
+  const labels = new Set<string>();
+  const tokens = new Set<string>();
+  const roles = new Map<string, string>();
+  const files = new Map<string, string>();
+  const issues = new Map<number, { title: string; body: string }>();
+  let nextId = 1000;
+  let nextPull = 100;
+  let base = '';
+
+  const commentJson = (c: FakeComment) => ({
+    id: c.id,
+    body: c.body,
+    html_url: `${base}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+    user: { login: botLogin, type: 'Bot' },
+  });
+  const pullJson = (p: FakePull) => ({
+    number: p.number,
+    title: p.title,
+    body: p.body,
+    draft: p.draft,
+    state: p.state,
+    html_url: `${base}/pull/${p.number}`,
+    head: { ref: p.head },
+    base: { ref: p.base },
+    user: { login: p.author, type: p.author.endsWith('[bot]') ? 'Bot' : 'User' },
+  });
+  const addPull: FakeGitHub['addPull'] = (spec) => {
+    const pull: FakePull = { ...spec, number: spec.number ?? nextPull++, state: 'open' };
+    pulls.push(pull);
+    return pull;
+  };
+  const repoPath = '/repos/([^/]+)/([^/]+)';
+
+  const routes: Route[] = [
+    [
+      'POST',
+      /^\/app\/installations\/(\d+)\/access_tokens$/,
+      () => {
+        const token = `ghs_${randomBytes(18).toString('hex')}`;
+        tokens.add(token);
+        return {
+          status: 201,
+          body: {
+            token,
+            expires_at: new Date(Date.now() + 3600_000).toISOString(),
+            permissions: {},
+          },
+        };
+      },
+    ],
+    ['GET', /^\/app$/, () => ({ status: 200, body: { id: options.appId ?? 1, slug, name: slug } })],
+    [
+      'GET',
+      new RegExp(`^${repoPath}$`),
+      ([, owner, name]) => ({
+        status: 200,
+        body: {
+          id: 1,
+          name,
+          full_name: `${owner}/${name}`,
+          default_branch: 'main',
+          owner: { login: owner },
+          clone_url: `${base}/${owner}/${name}.git`,
+        },
+      }),
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/collaborators/([^/]+)/permission$`),
+      ([, , , login]) => {
+        const role = roles.get(login!) ?? options.defaultRole ?? 'read';
+        const legacy = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        return { status: 200, body: { permission: legacy, role_name: role, user: { login } } };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/contents/(.+)$`),
+      ([, , , path]) => {
+        const text = files.get(path!);
+        if (text === undefined) return { status: 404, body: { message: 'Not Found' } };
+        return {
+          status: 200,
+          body: {
+            type: 'file',
+            encoding: 'base64',
+            path,
+            content: Buffer.from(text).toString('base64'),
+          },
+        };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/issues/(\\d+)$`),
+      ([, , , n]) => {
+        const issue = issues.get(Number(n)) ?? { title: `Issue ${n}`, body: '' };
+        return { status: 200, body: { number: Number(n), ...issue, user: { login: 'octocat' } } };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+      ([, , , n]) => ({
+        status: 200,
+        body: [...comments.values()].filter((c) => c.issueNumber === Number(n)).map(commentJson),
+      }),
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+      ([, , , n], req) => {
+        const body = String((req.body as { body?: string }).body ?? '');
+        const comment = { id: nextId++, issueNumber: Number(n), body, history: [body] };
+        comments.set(comment.id, comment);
+        return { status: 201, body: commentJson(comment) };
+      },
+    ],
+    [
+      'PATCH',
+      new RegExp(`^${repoPath}/issues/comments/(\\d+)$`),
+      ([, , , id], req) => {
+        const comment = comments.get(Number(id));
+        if (!comment) return { status: 404, body: { message: 'Not Found' } };
+        comment.body = String((req.body as { body?: string }).body ?? '');
+        comment.history.push(comment.body);
+        return { status: 200, body: commentJson(comment) };
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/issues/(?:comments/)?\\d+/reactions$`),
+      (_, req) => ({
+        status: 201,
+        body: { id: nextId++, content: (req.body as { content?: string }).content },
+      }),
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/labels/(.+)$`),
+      ([, , , name]) =>
+        labels.has(name!)
+          ? { status: 200, body: { name } }
+          : { status: 404, body: { message: 'Not Found' } },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/labels$`),
+      (_, req) => {
+        const name = String((req.body as { name?: string }).name);
+        if (labels.has(name)) return { status: 422, body: { message: 'Validation Failed' } };
+        labels.add(name);
+        return { status: 201, body: req.body };
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/issues/(\\d+)/labels$`),
+      (_, req) => {
+        const added = (req.body as { labels?: string[] }).labels ?? [];
+        for (const name of added) labels.add(name);
+        return { status: 200, body: added.map((name) => ({ name })) };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/pulls$`),
+      (_, req) => {
+        const head = req.query.head?.split(':').pop();
+        const state = req.query.state ?? 'open';
+        const found = pulls.filter(
+          (p) => (!head || p.head === head) && (state === 'all' || p.state === state),
+        );
+        return { status: 200, body: found.map(pullJson) };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/pulls/(\\d+)$`),
+      ([, , , n]) => {
+        const pull = pulls.find((p) => p.number === Number(n));
+        return pull
+          ? { status: 200, body: pullJson(pull) }
+          : { status: 404, body: { message: 'Not Found' } };
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/pulls$`),
+      (_, req) => {
+        const b = req.body as {
+          title: string;
+          body?: string;
+          head: string;
+          base: string;
+          draft?: boolean;
+        };
+        const pull = addPull({
+          title: b.title,
+          body: b.body ?? '',
+          head: b.head,
+          base: b.base,
+          draft: !!b.draft,
+          author: botLogin,
+        });
+        return { status: 201, body: pullJson(pull) };
+      },
+    ],
+    [
+      'PATCH',
+      new RegExp(`^${repoPath}/pulls/(\\d+)$`),
+      ([, , , n], req) => {
+        const pull = pulls.find((p) => p.number === Number(n));
+        if (!pull) return { status: 404, body: { message: 'Not Found' } };
+        Object.assign(pull, req.body as Partial<FakePull>);
+        return { status: 200, body: pullJson(pull) };
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/pulls/(\\d+)/requested_reviewers$`),
+      (_, req) => ({
+        status: 201,
+        body: { requested_reviewers: (req.body as { reviewers?: string[] }).reviewers ?? [] },
+      }),
+    ],
+  ];
+
+  const authorized = (req: RecordedRequest): boolean => {
+    const auth = String(req.headers.authorization ?? '');
+    if (req.path.startsWith('/app')) {
+      const jwt = /^bearer (.+)$/i.exec(auth)?.[1];
+      return !!jwt && (!options.appPublicKey || verifyJwt(jwt, options.appPublicKey));
+    }
+    const token = /^token (.+)$/i.exec(auth)?.[1];
+    return !!token && tokens.has(token);
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const record: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: decodeURIComponent(url.pathname.replace(/^\/api\/v3/, '')),
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body: await readBody(req),
+        at: performance.timeOrigin + performance.now(),
+      };
+      requests.push(record);
+      const send = (reply: Reply): void => {
+        const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' })
+          .end(text);
+      };
+      const failure = failures.find(
+        (f) => f.method === record.method && matches(f.path, record.path),
+      );
+      if (failure) {
+        if (--failure.times <= 0) failures.splice(failures.indexOf(failure), 1);
+        return send({ status: failure.status, body: { message: 'injected failure' } });
+      }
+      if (!authorized(record)) return send({ status: 401, body: { message: 'Bad credentials' } });
+      for (const [method, pattern, handle] of routes) {
+        const m = method === record.method ? pattern.exec(record.path) : null;
+        if (m) return send(handle([...m], record));
+      }
+      send({
+        status: 404,
+        body: { message: `fake GitHub has no route for ${record.method} ${record.path}` },
+      });
+    })().catch((err: unknown) => res.writeHead(500).end(String(err)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const host = `127.0.0.1:${port}`;
+  base = `http://${host}`;
+
+  return {
+    port,
+    host,
+    apiUrl: `${base}/api/v3`,
+    env: { GHE_HOST: host, GHE_PROTOCOL: 'http' },
+    botLogin,
+    requests,
+    comments,
+    pulls,
+    labels,
+    tokens,
+    calls: (method, path) => requests.filter((r) => r.method === method && matches(path, r.path)),
+    failNext(method, path, status = 502, times = 1) {
+      failures.push({ method, path, status, times });
+    },
+    setPermission: (login, role) => void roles.set(login, role),
+    setFile(path, content) {
+      if (content === undefined) files.delete(path);
+      else files.set(path, content);
+    },
+    setIssue: (number, title, body) => void issues.set(number, { title, body }),
+    addPull,
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * Signed webhook deliveries for tests and benchmarks: real payloads from
+ * `@octokit/webhooks-examples`, adapted (installation, repository, sender, issue, comment), signed
+ * with the webhook secret (`x-hub-signature-256`, HMAC-SHA256) and POSTed to the app. Also the
+ * app's RSA key pair, generated at run time so no key is ever committed.
+ */
+import { createHmac, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+type Json = Record<string, unknown>;
+interface Definition {
+  name: string;
+  examples: Json[];
+}
+
+const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as Definition[];
+
+function example(
+  event: string,
+  action: string,
+  predicate: (e: Json) => boolean = () => true,
+): Json {
+  const found = definitions
+    .find((d) => d.name === event)
+    ?.examples.find((e) => e.action === action && predicate(e));
+  if (!found) throw new Error(`no ${event}.${action} example in @octokit/webhooks-examples`);
+  return structuredClone(found);
+}
+
+export const WEBHOOK_PATH = '/api/github/webhooks';
+
+export function generateAppKeyPair(): { privateKey: string; publicKey: KeyObject } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+    publicKey,
+  };
+}
+
+export interface PayloadOptions {
+  owner?: string;
+  repo?: string;
+  installationId?: number;
+  sender?: string;
+  senderType?: 'User' | 'Bot';
+  issueNumber?: number;
+  title?: string;
+  body?: string;
+  cloneUrl?: string;
+  defaultBranch?: string;
+}
+
+function adapt(payload: Json, o: PayloadOptions): Json {
+  const owner = o.owner ?? 'Codertocat';
+  const name = o.repo ?? 'Hello-World';
+  const repository = payload.repository as Json;
+  Object.assign(repository, {
+    name,
+    full_name: `${owner}/${name}`,
+    default_branch: o.defaultBranch ?? 'main',
+    clone_url: o.cloneUrl ?? `https://github.com/${owner}/${name}.git`,
+  });
+  Object.assign(repository.owner as Json, { login: owner });
+  payload.installation = { id: o.installationId ?? 4242, node_id: 'MDIzOkludGVncmF0aW9uNDI0Mg==' };
+  Object.assign(payload.sender as Json, {
+    login: o.sender ?? 'maintainer',
+    type: o.senderType ?? 'User',
+  });
+  Object.assign(payload.issue as Json, {
+    number: o.issueNumber ?? 1,
+    ...(o.title === undefined ? {} : { title: o.title }),
+    ...(o.body === undefined ? {} : { body: o.body }),
+  });
+  return payload;
+}
+
+/** `issues.labeled`, by default with the `autofix` label. */
+export function labeledPayload(o: PayloadOptions & { label?: string } = {}): Json {
+  const payload = adapt(example('issues', 'labeled'), o);
+  Object.assign(payload.label as Json, { name: o.label ?? 'autofix' });
+  return payload;
+}
+
+/** `issue_comment.created` on an issue, or on a pull request with `pullRequest`. */
+export function commentPayload(
+  o: PayloadOptions & { comment: string; commentId?: number; pullRequest?: boolean },
+): Json {
+  const payload = adapt(example('issue_comment', 'created'), o);
+  Object.assign(payload.comment as Json, { body: o.comment, id: o.commentId ?? 555 });
+  const issue = payload.issue as Json;
+  if (o.pullRequest) {
+    issue.pull_request = { url: `https://api.github.com/repos/x/y/pulls/${String(issue.number)}` };
+  } else {
+    delete issue.pull_request;
+  }
+  return payload;
+}
+
+export function sign(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+export interface Delivery {
+  status: number;
+  text: string;
+  deliveryId: string;
+  ms: number;
+}
+
+/** POSTs a signed delivery to the app's webhook endpoint (`baseUrl` without the path). */
+export async function deliver(
+  baseUrl: string,
+  options: {
+    event: string;
+    payload: Json;
+    secret: string;
+    deliveryId?: string;
+    /** Overrides the signature (bad-signature tests). */
+    signature?: string;
+  },
+): Promise<Delivery> {
+  const body = JSON.stringify(options.payload);
+  const deliveryId = options.deliveryId ?? randomUUID();
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}${WEBHOOK_PATH}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': options.event,
+      'x-github-delivery': deliveryId,
+      'x-hub-signature-256': options.signature ?? sign(body, options.secret),
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, text, deliveryId, ms: performance.now() - started };
+}

@@ -1,0 +1,139 @@
+/**
+ * The app in-process against real Redis (unique key prefix, deleted afterwards) and the fake
+ * GitHub, driven through its HTTP endpoint with signed deliveries.
+ */
+import { randomUUID } from 'node:crypto';
+import { Queue, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createRedactor } from '../../../src/artifacts/redact.js';
+import { createLogger } from '../../../src/logger.js';
+import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
+import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
+import type { RunFailedHook, RunJobData, StageName } from '../../../src/queue/types.js';
+import { startAutofix, type AutofixServer } from '../../../src/server/start-autofix.js';
+import type { WorkerSettings } from '../../../src/server/worker-runtime.js';
+import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { testOctokit } from '../../helpers/github-client.js';
+import { createTestStages, type StageFn, type TestStages } from '../../helpers/test-stages.js';
+import { deliver, generateAppKeyPair, type Delivery } from '../../helpers/webhooks.js';
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+export const SECRET = 'test-webhook-secret';
+
+/** Keys are generated once per test file: RSA generation takes a while. */
+let keys: ReturnType<typeof generateAppKeyPair> | undefined;
+
+export interface HarnessOptions {
+  workers?: boolean;
+  overrides?: Partial<Record<StageName, StageFn>>;
+  retry?: RetryPolicy;
+  onRunFailed?: RunFailedHook;
+  worker?: Partial<WorkerSettings>;
+  adminPassword?: string;
+  redisUrl?: string;
+  intakeTimeoutMs?: number;
+  /** Share a deployment with another harness (same queues, same fake GitHub). */
+  prefix?: string;
+  github?: FakeGitHub;
+}
+
+export interface Harness {
+  github: FakeGitHub;
+  app: AutofixServer;
+  stages: TestStages;
+  metrics: AppMetrics;
+  prefix: string;
+  send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<Delivery>;
+  jobs(stage: StageName): Promise<Job<RunJobData>[]>;
+  close(): Promise<void>;
+}
+
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (found.length > 0) await redis.del(...found);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  keys ??= generateAppKeyPair();
+  const github = options.github ?? (await startFakeGitHub({ appPublicKey: keys.publicKey }));
+  github.setPermission('maintainer', 'write');
+  const prefix = options.prefix ?? `autofix-test-${randomUUID().slice(0, 8)}`;
+  const redisUrl = options.redisUrl ?? REDIS_URL;
+  const stages = createTestStages(options.overrides);
+  const metrics = createMetrics();
+  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
+  const app = await startAutofix({
+    github: {
+      appId: '1',
+      privateKey: keys.privateKey,
+      webhookSecret: SECRET,
+      apiUrl: github.apiUrl,
+      Octokit: testOctokit(),
+    },
+    redisUrl,
+    prefix,
+    host: '127.0.0.1',
+    port: 0,
+    log,
+    redact: createRedactor([SECRET]),
+    metrics,
+    retry: options.retry ?? { attempts: 3, backoffMs: 50 },
+    ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
+    ...(options.intakeTimeoutMs ? { intakeTimeoutMs: options.intakeTimeoutMs } : {}),
+    ...(options.workers === false
+      ? {}
+      : {
+          workers: {
+            processors: stages.processors,
+            ...(options.onRunFailed ? { onRunFailed: options.onRunFailed } : {}),
+            ...options.worker,
+          },
+        }),
+  });
+  // Inspection uses its own connection, so tests can look at jobs after the app has stopped.
+  const inspect = new Map<StageName, Queue<RunJobData>>();
+  const queue = (stage: StageName): Queue<RunJobData> => {
+    if (!inspect.has(stage))
+      inspect.set(stage, new Queue<RunJobData>(stage, { connection: { url: redisUrl }, prefix }));
+    return inspect.get(stage)!;
+  };
+  return {
+    github,
+    app,
+    stages,
+    metrics,
+    prefix,
+    send: (event, payload, deliveryId) =>
+      deliver(app.url, { event, payload, secret: SECRET, ...(deliveryId ? { deliveryId } : {}) }),
+    jobs: (stage) => queue(stage).getJobs(),
+    async close() {
+      await app.stop(5000).catch(() => undefined);
+      await Promise.all([...inspect.values()].map((q) => q.close()));
+      await github.close();
+      await deleteKeys(redisUrl, prefix);
+    },
+  };
+}

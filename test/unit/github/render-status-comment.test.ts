@@ -1,0 +1,56 @@
+import { renderStatusComment } from '../../../src/github/render-status-comment.js';
+import type { StatusFacts } from '../../../src/github/types.js';
+
+const order = ['triage', 'plan', 'code', 'pr'];
+const render = (facts: StatusFacts): string =>
+  renderStatusComment({ runId: 'run-1', stageOrder: order, facts, command: '/autofix' });
+
+describe('renderStatusComment', () => {
+  it('starts with the hidden run marker and lists every stage in order', () => {
+    const body = render({ stages: { triage: { state: 'running' } } });
+    expect(body.startsWith('<!-- autofix-run:run-1 -->')).toBe(true);
+    expect(body).toContain('🤖 Autofix is working on this');
+    expect(body).toMatch(/\| triage \| ⏳ running \| +\|\n\| plan \| ⬜ pending/);
+    expect(body).not.toContain('**Risk:**');
+  });
+
+  it('shows risk, plan, files, validation, the PR, tokens and cost once known', () => {
+    const body = render({
+      stages: {
+        triage: { state: 'done', durationMs: 1500 },
+        plan: { state: 'done', durationMs: 800 },
+        code: { state: 'done', durationMs: 65_000 },
+        pr: { state: 'done', durationMs: 300 },
+      },
+      risk: 'MEDIUM',
+      summary: 'Null check | in parser',
+      planSteps: ['Guard the null', 'Add a test'],
+      files: [{ path: 'src/a.ts', operation: 'modified' }],
+      validation: [
+        { command: 'npm test', exitCode: 0, durationMs: 4200 },
+        { command: 'npm run lint', exitCode: null, durationMs: 600_000, timedOut: true },
+      ],
+      pr: { number: 9, url: 'https://github.com/o/r/pull/9', draft: true },
+      usage: { totalTokens: 12345, costUsd: 0.01234 },
+      outcome: { kind: 'success' },
+    });
+    expect(body).toContain('🚀 Autofix opened a pull request');
+    expect(body).toContain('| code | ✅ done | 65.0 s |');
+    expect(body).toContain('**Risk:** MEDIUM — Null check \\| in parser');
+    expect(body).toContain('1. Guard the null\n2. Add a test');
+    expect(body).toContain('| `src/a.ts` | modified |');
+    expect(body).toContain('| `npm test` | ✅ | 0 | 4.2 s |');
+    expect(body).toContain('| `npm run lint` | ⏱ timed out | — | 10 min 0 s |');
+    expect(body).toContain('**Pull request:** #9 (draft) — https://github.com/o/r/pull/9');
+    expect(body).toContain('12,345 tokens · cost ≈ $0.0123');
+  });
+
+  it('tells how to try again after a failure', () => {
+    const body = render({
+      stages: { plan: { state: 'failed' } },
+      outcome: { kind: 'failed', message: 'x' },
+    });
+    expect(body).toContain('❌ Autofix failed');
+    expect(body).toContain('comment `/autofix <more detail>` to try again');
+  });
+});

@@ -1,0 +1,47 @@
+import nock from 'nock';
+import { silentLogger } from '../../../src/logger.js';
+import { createPermissionChecker } from '../../../src/webhooks/permission-checker.js';
+import { testClient } from '../../helpers/github-client.js';
+
+const repo = { owner: 'octo', repo: 'app' };
+const permission = (user: string): nock.Interceptor =>
+  nock('https://api.github.com').get(`/repos/octo/app/collaborators/${user}/permission`);
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  expect(pending).toEqual([]);
+});
+afterAll(() => nock.enableNetConnect());
+
+describe('createPermissionChecker', () => {
+  it.each([
+    ['admin', 'admin', true],
+    ['maintain', 'write', true],
+    ['write', 'write', true],
+    ['triage', 'read', false],
+    ['read', 'read', false],
+  ])('role %s (permission %s) may trigger: %s', async (role, legacy, allowed) => {
+    permission('u').reply(200, { permission: legacy, role_name: role });
+    expect(await createPermissionChecker().allows(testClient(), repo, 'u', silentLogger)).toBe(
+      allowed,
+    );
+  });
+
+  it('falls back to the legacy permission field', async () => {
+    permission('u').reply(200, { permission: 'write' });
+    expect(await createPermissionChecker().allows(testClient(), repo, 'u', silentLogger)).toBe(
+      true,
+    );
+  });
+
+  it('says no when the check fails, and asks again next time', async () => {
+    const checker = createPermissionChecker();
+    permission('u').reply(500, {});
+    expect(await checker.allows(testClient(), repo, 'u', silentLogger)).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    permission('u').reply(200, { permission: 'admin', role_name: 'admin' });
+    expect(await checker.allows(testClient(), repo, 'u', silentLogger)).toBe(true);
+  });
+});
