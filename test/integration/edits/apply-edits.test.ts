@@ -110,6 +110,12 @@ describe('applyEdits', () => {
       ['package-lock.json', 'PROTECTED_PATH', 'is protected'],
       ['.env', 'PROTECTED_PATH', 'is protected (matches `**/.env*`)'],
       ['keys/id_rsa.pem', 'PROTECTED_PATH', 'is protected (matches `**/*.pem`)'],
+      ['.github/autofix.yml', 'PROTECTED_PATH', 'is protected (matches `.github/autofix.yml`)'],
+      [
+        '.github/autofix/agents/code-agent.md',
+        'PROTECTED_PATH',
+        'is protected (matches `.github/autofix/**`)',
+      ],
     ];
     it.each(cases)('%j → %s, even next to an allowed file', async (path, code, reason) => {
       const repo = makeRepo(FILES);
