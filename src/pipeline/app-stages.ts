@@ -1,41 +1,267 @@
 /**
- * The seam between the app (queue workers) and the stage logic: `autofix serve` and
- * `autofix worker` take their StageProcessors and run-failed hook from here.
- *
- * TODO(pipeline): placeholder. Replace the bodies with the real triage → plan → code → pr stages
- * (DESIGN.md §1; contract in src/queue/types.ts) and the rollback hook. Until then every stage
- * fails permanently with INTERNAL "stage not wired yet", which the app reports on the issue.
+ * The app's stage processors (contract: src/queue/types.ts): the same stage functions as
+ * `autofix run`, each in its own BullMQ job with its own workspace, token and LLM client.
+ * Stage outputs travel as JSON in the job; the code stage pushes its branch, so the PR stage
+ * needs no filesystem.
  */
-import type { Redactor } from '../artifacts/redact.js';
-import type { Settings } from '../config/env.js';
-import { AutofixError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { AppMetrics } from '../queue/metrics.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FixPlan, TriageResult } from '../contracts.js';
+import { detectStyle } from '../context/detect-style.js';
+import { findPathViolations } from '../edits/index.js';
+import { pathPolicyError } from '../edits/path-policy-error.js';
+import { prepareBranch } from '../git/branch.js';
+import { checkIgnore } from '../git/check-ignore.js';
+import { formatCommitMessage } from '../git/commit-message.js';
+import { commitChanges } from '../git/commit.js';
+import { DEFAULT_BOT_IDENTITY } from '../git/identity.js';
+import { pushBranch } from '../git/push.js';
+import { rollbackWorkspace } from '../git/rollback.js';
+import { closeWorkspace, openWorkspace } from '../git/workspace.js';
+import { createOrUpdatePullRequest, shouldOpenAsDraft } from '../github/pull-request.js';
 import type { RunFailedHook, StageProcessors } from '../queue/types.js';
+import { toCodeOutput, type CodeOutput } from './app/code-output.js';
+import {
+  issueInput,
+  modelFor,
+  snapshotOverrides,
+  stageLlm,
+  stagePorts,
+  usageAfter,
+  withStageWorkspace,
+  type AppStageDeps,
+} from './app/stage-io.js';
+import { createCodeWorkspace, repoPathPolicy } from './code/code-workspace.js';
+import { runCodeAgent } from './code/run-code-agent.js';
+import { commitDescription } from './commit-subject.js';
+import { runPlanner } from './plan/run-planner.js';
+import { prepareContext } from './prepare-context.js';
+import { writePullRequest } from './pr/write-pull-request.js';
+import { runTriage } from './triage/run-triage.js';
 
-export interface AppStageDeps {
-  settings: Settings;
-  log: Logger;
-  /** `metrics.llmTokens` is for the pipeline to increment. */
-  metrics: AppMetrics;
-  redact: Redactor;
-}
+export type { AppStageDeps } from './app/stage-io.js';
 
-const notWired = (stage: string): Promise<never> =>
-  Promise.reject(
-    new AutofixError('INTERNAL', `stage not wired yet: ${stage}`, { recoverable: false }),
-  );
-
-export function createStageProcessors(_deps: AppStageDeps): StageProcessors {
+export function createStageProcessors(deps: AppStageDeps): StageProcessors {
   return {
-    triage: () => notWired('triage'),
-    plan: () => notWired('plan'),
-    code: () => notWired('code'),
-    pr: () => notWired('pr'),
+    triage: async (job, ctx) => {
+      const llm = stageLlm(job, 'triage', deps);
+      const triage = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
+        const issue = issueInput(job);
+        const context = await prepareContext(ws.worktree, issue);
+        const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
+        return runTriage(
+          { issue, context, config: job.config, model: modelFor(job, deps.settings, 'triage') },
+          ports,
+        );
+      });
+      return {
+        kind: 'continue',
+        output: triage,
+        status: { risk: triage.risk, summary: triage.summary, usage: usageAfter(job, llm) },
+      };
+    },
+
+    plan: async (job, ctx) => {
+      const llm = stageLlm(job, 'plan', deps);
+      const triage = job.outputs.triage as TriageResult;
+      const plan = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
+        const issue = issueInput(job);
+        const context = await prepareContext(ws.worktree, issue);
+        const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
+        const policy = repoPathPolicy(job.config);
+        const planned = await runPlanner(
+          {
+            issue,
+            triage,
+            context,
+            config: job.config,
+            model: modelFor(job, deps.settings, 'plan'),
+            exists: (path) => existsSync(join(ws.worktree, path)),
+            checkPaths: async (paths) => {
+              const isIgnored = (p: readonly string[]) =>
+                checkIgnore(ws.worktree, p, { gitDir: ws.gitDir });
+              const violations = await findPathViolations(paths, policy, {
+                repoDir: ws.worktree,
+                isIgnored,
+              });
+              if (violations.length > 0) throw pathPolicyError(violations);
+            },
+          },
+          ports,
+        );
+        // Feedback on the bot's PR: new commits go on the PR's branch.
+        return job.trigger.kind === 'pr-feedback'
+          ? { ...planned, branch_name: job.trigger.branch }
+          : planned;
+      });
+      return {
+        kind: 'continue',
+        output: plan,
+        status: {
+          planSteps: plan.plan_steps.map((s) => s.description),
+          files: plan.file_changes.map((c) => ({
+            path: c.path,
+            operation: c.operation.toLowerCase(),
+          })),
+          usage: usageAfter(job, llm),
+        },
+      };
+    },
+
+    code: async (job, ctx) => {
+      const llm = stageLlm(job, 'code', deps);
+      const plan = job.outputs.plan as FixPlan;
+      const issue = issueInput(job);
+      const output = await withStageWorkspace(job, ctx, deps, job.config, async (ws, token) => {
+        const readOverride = await snapshotOverrides(ws.worktree);
+        try {
+          const branch = await prepareBranch(ws, {
+            name: plan.branch_name,
+            issue: issue.number,
+            identity: DEFAULT_BOT_IDENTITY,
+          });
+          const codeWs = createCodeWorkspace(ws, job.config, {
+            redact: deps.redact,
+            signal: ctx.signal,
+            logger: ctx.log,
+          });
+          const samples = await Promise.all(
+            plan.file_changes.slice(0, 5).map((c) => codeWs.readFile(c.path)),
+          );
+          const style = await detectStyle(
+            ws.worktree,
+            samples.filter((s): s is string => s !== undefined),
+          );
+          const context = await prepareContext(ws.worktree, issue);
+          const code = await runCodeAgent(
+            {
+              issue,
+              plan,
+              config: job.config,
+              model: modelFor(job, deps.settings, 'code'),
+              style,
+              codeContext: context.codeContext,
+            },
+            { ...stagePorts(ctx, llm, readOverride), workspace: codeWs },
+          );
+          const message = formatCommitMessage({
+            type: plan.commit_type,
+            scope: plan.scope,
+            description: commitDescription(issue.title, issue.number),
+            issue: issue.number,
+            body: plan.plan_steps.map((s) => `- ${s.description}`).join('\n'),
+          });
+          const commit = await commitChanges(ws, {
+            message,
+            identity: DEFAULT_BOT_IDENTITY,
+            paths: code.changes.map((c) => c.path),
+            validationResults: code.validation,
+          });
+          const pushedSha = await pushBranch(ws, { token });
+          return toCodeOutput(commit, code, {
+            name: branch.name,
+            remoteShaBefore: branch.remoteShaBefore,
+            pushedSha,
+          });
+        } catch (err) {
+          const report = await rollbackWorkspace(ws, { token });
+          if (report.problems.length > 0)
+            ctx.log.warn({ problems: report.problems }, 'rollback incomplete');
+          throw err;
+        }
+      });
+      return {
+        kind: 'continue',
+        output,
+        status: {
+          files: output.code.changes.map((c) => ({ path: c.path, operation: c.operation })),
+          validation: output.code.validation.map((v) => ({
+            command: v.command,
+            exitCode: v.exit_code,
+            durationMs: v.duration_ms,
+            timedOut: v.timed_out,
+          })),
+          usage: usageAfter(job, llm),
+        },
+      };
+    },
+
+    pr: async (job, ctx) => {
+      const llm = stageLlm(job, 'pr', deps);
+      const triage = job.outputs.triage as TriageResult;
+      const plan = job.outputs.plan as FixPlan;
+      const { commit, code } = job.outputs.code as CodeOutput;
+      const usage = usageAfter(job, llm);
+      const text = await writePullRequest(
+        {
+          issue: issueInput(job),
+          triage,
+          plan,
+          code,
+          commit,
+          model: modelFor(job, deps.settings, 'pr'),
+          usage,
+          runId: job.runId,
+        },
+        { llm, log: ctx.log, signal: ctx.signal },
+      );
+      const pr = await createOrUpdatePullRequest(
+        ctx.octokit,
+        { owner: job.repository.owner, repo: job.repository.name },
+        {
+          branch: commit.branch,
+          base: job.repository.defaultBranch,
+          title: text.title,
+          body: text.body,
+          draft: shouldOpenAsDraft(job.config.draft_prs, triage.risk),
+          labels: job.config.labels,
+          reviewer: job.sender,
+        },
+        ctx.log,
+      );
+      return {
+        kind: 'continue',
+        output: pr,
+        status: {
+          pr: { number: pr.number, url: pr.url, draft: pr.draft },
+          usage: usageAfter(job, llm),
+        },
+      };
+    },
   };
 }
 
-/** TODO(pipeline): roll back the run's local and remote branch. */
-export function createRunFailedHook(_deps: AppStageDeps): RunFailedHook {
-  return () => Promise.resolve();
+/**
+ * A run that fails after the code stage pushed (in the PR stage) leaves a branch on the remote:
+ * put it back where it was (deleted when this run created it) with the same rollback the code
+ * stage uses, which leaves the branch alone if someone else moved it since. The code stage rolls
+ * back its own failures before it throws.
+ */
+export function createRunFailedHook(deps: AppStageDeps): RunFailedHook {
+  return async (job, failure, ctx) => {
+    const code = job.outputs.code as CodeOutput | undefined;
+    if (!code?.branch.pushedSha) return;
+    const token = await ctx.getInstallationToken();
+    deps.redact.add(token);
+    const ws = await openWorkspace({
+      workdir: deps.settings.workdir,
+      repo: job.repository.fullName,
+      remoteUrl: job.repository.cloneUrl,
+      baseBranch: job.repository.defaultBranch,
+      branchPrefix: job.config.branch_prefix,
+      jobId: `${job.runId}-rollback`,
+      token,
+      logger: ctx.log,
+    });
+    try {
+      ws.branch = { ...code.branch, issue: job.issue.number };
+      const report = await rollbackWorkspace(ws, { token });
+      ctx.log.info(
+        { runId: job.runId, stage: failure.stage, ...report },
+        'rolled back the pushed branch',
+      );
+    } finally {
+      await closeWorkspace(ws).catch(() => undefined);
+    }
+  };
 }

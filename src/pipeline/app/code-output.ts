@@ -1,0 +1,53 @@
+import type { CommandResult, Commit } from '../../contracts.js';
+import type { CodeResult } from '../code/run-code-agent.js';
+
+/** What the code stage hands to the PR stage through Redis: bounded, JSON, no tokens. */
+export interface CodeOutput {
+  commit: Commit;
+  code: Pick<
+    CodeResult,
+    'changes' | 'validation' | 'warnings' | 'notes' | 'amendments' | 'repairs'
+  >;
+  /** For rollback after a later failure: where the remote branch was before this run pushed. */
+  branch: { name: string; remoteShaBefore: string | null; pushedSha: string | null };
+}
+
+const MAX_DIFF = 200_000;
+const MAX_OUTPUT = 4_000;
+
+const tail = (text: string, max: number): string =>
+  text.length <= max ? text : `…${text.slice(-max)}`;
+
+function bounded(result: CommandResult): CommandResult {
+  return {
+    ...result,
+    stdout: tail(result.stdout, MAX_OUTPUT),
+    stderr: tail(result.stderr, MAX_OUTPUT),
+  };
+}
+
+export function toCodeOutput(
+  commit: Commit,
+  code: CodeResult,
+  branch: CodeOutput['branch'],
+): CodeOutput {
+  return {
+    commit: {
+      ...commit,
+      diff:
+        commit.diff.length > MAX_DIFF
+          ? `${commit.diff.slice(0, MAX_DIFF)}\n… (diff cut at ${MAX_DIFF} characters)\n`
+          : commit.diff,
+      validation_results: commit.validation_results.map(bounded),
+    },
+    code: {
+      changes: code.changes,
+      validation: code.validation.map(bounded),
+      warnings: code.warnings,
+      notes: code.notes,
+      amendments: code.amendments,
+      repairs: code.repairs,
+    },
+    branch,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * What every app stage needs around the pure stage functions: the issue as prompts see it, an
+ * LLM client whose budget is what the run has left, a workspace of the repository opened with
+ * a freshly minted installation token, and the repository's agent overrides read at the base.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Redactor } from '../../artifacts/redact.js';
+import type { Settings } from '../../config/env.js';
+import type { RepoConfig } from '../../config/repo-config.js';
+import { closeWorkspace, openWorkspace, type Workspace } from '../../git/workspace.js';
+import { createLlmClient, type LlmClient } from '../../llm/create-llm-client.js';
+import { overridePath, type OverrideReader } from '../../llm/load-agent.js';
+import { createUsageTracker } from '../../llm/usage-tracker.js';
+import type { Logger } from '../../logger.js';
+import type { AppMetrics } from '../../queue/metrics.js';
+import type { RunJobData, StageContext, StageName } from '../../queue/types.js';
+import type { IssueInput, PipelinePorts } from '../ports.js';
+
+export interface AppStageDeps {
+  settings: Settings;
+  log: Logger;
+  metrics: AppMetrics;
+  redact: Redactor;
+  /**
+   * Scrubbed worktrees parked per repository for later jobs (src/git/worktree-pool.ts): a warm
+   * job then rewrites only what changed instead of checking out every file (bench:workspace).
+   * Default 2, the default code-stage concurrency; 0 removes every worktree when its job ends.
+   */
+  recycleWorktrees?: number;
+}
+
+export function issueInput(job: RunJobData): IssueInput {
+  const t = job.trigger;
+  const instructions =
+    t.kind === 'issue-comment' ? t.instructions : t.kind === 'pr-feedback' ? t.feedback : '';
+  return {
+    repository: job.repository.fullName,
+    number: job.issue.number,
+    title: job.issue.title,
+    body: job.issue.body,
+    ...(instructions ? { instructions } : {}),
+  };
+}
+
+export function modelFor(job: RunJobData, settings: Settings, stage: StageName): string {
+  return job.config.models[stage] ?? settings.model;
+}
+
+/** An LLM client for one stage: the run's remaining budget, tokens counted into /metrics. */
+export function stageLlm(job: RunJobData, stage: StageName, deps: AppStageDeps): LlmClient {
+  const used = job.status.usage?.totalTokens ?? 0;
+  const llm = createLlmClient({
+    ...(deps.settings.openaiBaseUrl ? { baseUrl: deps.settings.openaiBaseUrl } : {}),
+    ...(deps.settings.openaiApiKey ? { apiKey: deps.settings.openaiApiKey } : {}),
+    usage: createUsageTracker({ budget: Math.max(1, job.config.token_budget - used) }),
+    redact: deps.redact,
+    log: deps.log,
+    onTranscript: (entry) => {
+      if (!entry.usage) return;
+      deps.metrics.llmTokens.inc(
+        { stage, model: entry.model, kind: 'prompt' },
+        entry.usage.promptTokens,
+      );
+      deps.metrics.llmTokens.inc(
+        { stage, model: entry.model, kind: 'completion' },
+        entry.usage.completionTokens,
+      );
+    },
+  });
+  return llm;
+}
+
+/** The run's usage after this stage, for the status comment (and the next stage's budget). */
+export function usageAfter(
+  job: RunJobData,
+  llm: LlmClient,
+): { totalTokens: number; costUsd: number } {
+  const totals = llm.usage.totals();
+  return {
+    totalTokens: (job.status.usage?.totalTokens ?? 0) + totals.totalTokens,
+    costUsd: (job.status.usage?.costUsd ?? 0) + totals.cost,
+  };
+}
+
+export function stagePorts(
+  ctx: StageContext,
+  llm: LlmClient,
+  readOverride: OverrideReader,
+): PipelinePorts {
+  return { llm, log: ctx.log, signal: ctx.signal, readOverride };
+}
+
+/** Reads `.github/autofix/agents/**` once, at the base commit, before any branch is checked out. */
+export async function snapshotOverrides(worktree: string): Promise<OverrideReader> {
+  const dir = join(worktree, '.github', 'autofix', 'agents');
+  const files = new Map<string, string>();
+  const walk = async (sub: string): Promise<void> => {
+    const entries = await readdir(join(dir, sub), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const rel = sub ? `${sub}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(rel);
+      else if (e.isFile() && e.name.endsWith('.md'))
+        files.set(overridePath(rel.replace(/\.md$/, '')), await readFile(join(dir, rel), 'utf8'));
+    }
+  };
+  await walk('');
+  return (path) => files.get(path);
+}
+
+export async function withStageWorkspace<T>(
+  job: RunJobData,
+  ctx: StageContext,
+  deps: AppStageDeps,
+  config: RepoConfig,
+  fn: (ws: Workspace, token: string) => Promise<T>,
+): Promise<T> {
+  const token = await ctx.getInstallationToken();
+  deps.redact.add(token);
+  const ws = await openWorkspace({
+    workdir: deps.settings.workdir,
+    repo: job.repository.fullName,
+    remoteUrl: job.repository.cloneUrl,
+    baseBranch: job.repository.defaultBranch,
+    branchPrefix: config.branch_prefix,
+    jobId: `${job.runId}-${ctx.stage}`,
+    token,
+    recycleWorktrees: deps.recycleWorktrees ?? 2,
+    logger: ctx.log,
+  });
+  try {
+    return await fn(ws, token);
+  } finally {
+    await closeWorkspace(ws).catch((err: unknown) =>
+      ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),
+    );
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The product end to end: a signed `issues.labeled` webhook → the real triage/plan/code/pr
+ * stages (scripted LLM over HTTP, real git with a local bare repository as the clone URL, the
+ * repository's real test command) → a pushed commit and a pull request on the fake GitHub.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createRedactor } from '../../../src/artifacts/redact.js';
+import { readSettings } from '../../../src/config/env.js';
+import { createLogger } from '../../../src/logger.js';
+import { createRunFailedHook, createStageProcessors } from '../../../src/pipeline/app-stages.js';
+import { createMetrics } from '../../../src/queue/metrics.js';
+import { startAutofix, type AutofixServer } from '../../../src/server/start-autofix.js';
+import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import { testOctokit } from '../../helpers/github-client.js';
+import {
+  createSampleRepo,
+  FIX_DIFF,
+  PLAN,
+  PR_SUMMARY,
+  TRIAGE,
+  type SampleRepo,
+} from '../../helpers/sample-repo.js';
+import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
+import { deleteKeys, REDIS_URL, SECRET, waitFor } from './harness.js';
+
+const API_KEY = 'sk-app-e2e-key-0123456789abcdefXY';
+const keys = generateAppKeyPair();
+
+let github: FakeGitHub;
+let llm: FakeLlmServer;
+let app: AutofixServer;
+let sample: SampleRepo;
+let bare: string;
+let workdir: string;
+let prefix: string;
+
+async function start(): Promise<void> {
+  github = await startFakeGitHub({ appPublicKey: keys.publicKey });
+  github.setPermission('maintainer', 'write');
+  github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nsandbox: auto\n');
+  llm = await startFakeLlmServer({ apiKey: API_KEY });
+  sample = createSampleRepo();
+  bare = join(sample.root, 'remote.git');
+  execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
+  workdir = mkdtempSync(join(tmpdir(), 'autofix-app-e2e-'));
+  prefix = `autofix-e2e-${randomUUID().slice(0, 8)}`;
+  const settings = readSettings({
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: API_KEY,
+    AUTOFIX_WORKDIR: workdir,
+    AUTOFIX_MODEL: 'scripted',
+  });
+  const redact = createRedactor([SECRET, API_KEY]);
+  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
+  const metrics = createMetrics();
+  const deps = { settings, log, metrics, redact };
+  app = await startAutofix({
+    github: {
+      appId: '1',
+      privateKey: keys.privateKey,
+      webhookSecret: SECRET,
+      apiUrl: github.apiUrl,
+      Octokit: testOctokit(),
+    },
+    redisUrl: REDIS_URL,
+    prefix,
+    host: '127.0.0.1',
+    port: 0,
+    log,
+    redact,
+    metrics,
+    retry: { attempts: 2, backoffMs: 50 },
+    workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
+  });
+}
+
+afterEach(async () => {
+  await app?.stop(5000).catch(() => undefined);
+  await github?.close();
+  await llm?.close();
+  await deleteKeys(REDIS_URL, prefix);
+  sample?.cleanup();
+  rmSync(workdir, { recursive: true, force: true });
+});
+
+const send = (payload: Record<string, unknown>) =>
+  deliver(app.url, { event: 'issues', payload, secret: SECRET });
+const git = (...args: string[]): string =>
+  execFileSync('git', ['--git-dir', bare, ...args], { encoding: 'utf8' }).trim();
+
+describe('issues.labeled → real pipeline → pull request', () => {
+  it('pushes a validated commit to the repository and opens the PR with the rendered body', async () => {
+    await start();
+    llm.enqueue(JSON.stringify(TRIAGE), JSON.stringify(PLAN), FIX_DIFF, JSON.stringify(PR_SUMMARY));
+    const res = await send(
+      labeledPayload({
+        issueNumber: 9,
+        title: 'add() returns the wrong result',
+        body: 'add(2, 3) is -1',
+        cloneUrl: bare,
+      }),
+    );
+    expect(res.status).toBe(200);
+
+    const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
+    const branch = 'autofix/fix/9-add-returns-the-wrong-result';
+    expect(pull).toMatchObject({ head: branch, base: 'main' });
+    expect(pull.title).toBe('fix(math): add() returns the wrong result');
+    expect(pull.body).toContain(PR_SUMMARY.summary);
+    expect(pull.body).toContain('Fixes #9');
+    expect(pull.body).toContain('| `src/math.js` | modified |');
+    expect(pull.body).toMatch(/\| `node test\.js` \| ✅ \| 0 \|/);
+    // The commit is really on the remote, signed off, with the fix.
+    expect(git('show', `${branch}:src/math.js`)).toContain('return a + b;');
+    expect(git('log', '-1', '--format=%B', branch)).toMatch(
+      /Fixes #9[\s\S]*Signed-off-by: autofix\[bot\]/,
+    );
+    // The LLM saw the issue as quoted data, and the key only in the header.
+    const requests = llm.chatRequests();
+    expect(requests).toHaveLength(4);
+    expect(requests[0]!.body.messages[1]!.content).toContain('<untrusted-data source="issue_body"');
+    for (const r of requests) expect(r.rawBody).not.toContain(API_KEY);
+    // Status comment ends in success.
+    await waitFor(
+      () => [...github.comments.values()].find((c) => c.body.includes('🚀')),
+      10_000,
+      'the final status',
+    );
+  });
+
+  it('rolls back and reports when validation keeps failing', async () => {
+    await start();
+    github.setFile(
+      '.github/autofix.yml',
+      'validate:\n  - node test.js\nsandbox: none\nmax_repair_attempts: 1\n',
+    );
+    const wrong = FIX_DIFF.replace('+  return a + b;', '+  return a * b;');
+    llm.enqueue(
+      JSON.stringify(TRIAGE),
+      JSON.stringify(PLAN),
+      wrong,
+      wrong
+        .replace('-  return a - b;', '-  return a * b;')
+        .replace('+  return a * b;', '+  return b * a;'),
+    );
+    await send(
+      labeledPayload({ issueNumber: 10, title: 'add() returns the wrong result', cloneUrl: bare }),
+    );
+
+    const failure = await waitFor(
+      () =>
+        [...github.comments.values()].find(
+          (c) => c.body.includes('Autofix failed during') && c.body.includes('VALIDATION_FAILED'),
+        ),
+      30_000,
+      'the failure comment',
+    );
+    expect(failure.body).toContain('node test.js');
+    await waitFor(() => github.labels.has('automation-failed') || undefined, 10_000, 'the label');
+    expect(github.pulls).toHaveLength(0);
+    // Nothing left on the remote.
+    expect(git('branch', '--list', 'autofix/*')).toBe('');
+  });
+});
