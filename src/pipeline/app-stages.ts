@@ -8,12 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
-import { findPathViolations } from '../edits/index.js';
-import { pathPolicyError } from '../edits/path-policy-error.js';
 import { prepareBranch } from '../git/branch.js';
-import { checkIgnore } from '../git/check-ignore.js';
-import { formatCommitMessage } from '../git/commit-message.js';
-import { commitChanges } from '../git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
 import { rollbackWorkspace } from '../git/rollback.js';
@@ -33,7 +28,7 @@ import {
 } from './app/stage-io.js';
 import { createCodeWorkspace, repoPathPolicy } from './code/code-workspace.js';
 import { runCodeAgent } from './code/run-code-agent.js';
-import { commitDescription } from './commit-subject.js';
+import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
 import { prepareContext } from './prepare-context.js';
 import { writePullRequest } from './pr/write-pull-request.js';
@@ -77,15 +72,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             config: job.config,
             model: modelFor(job, deps.settings, 'plan'),
             exists: (path) => existsSync(join(ws.worktree, path)),
-            checkPaths: async (paths) => {
-              const isIgnored = (p: readonly string[]) =>
-                checkIgnore(ws.worktree, p, { gitDir: ws.gitDir });
-              const violations = await findPathViolations(paths, policy, {
-                repoDir: ws.worktree,
-                isIgnored,
-              });
-              if (violations.length > 0) throw pathPolicyError(violations);
-            },
+            checkPaths: planPathCheck(ws, policy),
           },
           ports,
         );
@@ -144,18 +131,11 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             },
             { ...stagePorts(ctx, llm, readOverride), workspace: codeWs },
           );
-          const message = formatCommitMessage({
-            type: plan.commit_type,
-            scope: plan.scope,
-            description: commitDescription(issue.title, issue.number),
-            issue: issue.number,
-            body: plan.plan_steps.map((s) => `- ${s.description}`).join('\n'),
-          });
-          const commit = await commitChanges(ws, {
-            message,
+          const commit = await commitChange(ws, {
+            issue,
+            plan,
+            code,
             identity: DEFAULT_BOT_IDENTITY,
-            paths: code.changes.map((c) => c.path),
-            validationResults: code.validation,
           });
           const pushedSha = await pushBranch(ws, { token });
           return toCodeOutput(commit, code, {

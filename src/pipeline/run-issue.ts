@@ -8,13 +8,8 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Commit, FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
-import { findPathViolations } from '../edits/index.js';
-import { pathPolicyError } from '../edits/path-policy-error.js';
 import type { ValidationRun } from '../exec/index.js';
 import { prepareBranch } from '../git/branch.js';
-import { checkIgnore } from '../git/check-ignore.js';
-import { formatCommitMessage } from '../git/commit-message.js';
-import { commitChanges } from '../git/commit.js';
 import { DEFAULT_BOT_IDENTITY, type GitIdentity } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
 import { rollbackWorkspace } from '../git/rollback.js';
@@ -26,7 +21,7 @@ import {
 } from '../git/workspace.js';
 import { createCodeWorkspace, repoPathPolicy } from './code/code-workspace.js';
 import { runCodeAgent, type CodeResult } from './code/run-code-agent.js';
-import { commitDescription } from './commit-subject.js';
+import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
 import type { IssueInput, PipelinePorts, StageName } from './ports.js';
 import { prepareContext } from './prepare-context.js';
@@ -108,13 +103,7 @@ export async function runIssue(
           config,
           model: options.model('plan'),
           exists: (path) => existsSync(join(worktree, path)),
-          checkPaths: async (paths) => {
-            const violations = await findPathViolations(paths, policy, {
-              repoDir: worktree,
-              isIgnored: (p) => checkIgnore(worktree, p, { gitDir: openedWs.gitDir }),
-            });
-            if (violations.length > 0) throw pathPolicyError(violations);
-          },
+          checkPaths: planPathCheck(openedWs, policy),
         },
         ports,
       ),
@@ -157,19 +146,7 @@ export async function runIssue(
     });
     const code = partial.code;
     partial.commit = await step('commit', 'commit', async () => {
-      const message = formatCommitMessage({
-        type: plan.commit_type,
-        scope: plan.scope,
-        description: commitDescription(issue.title, issue.number),
-        issue: issue.number,
-        body: plan.plan_steps.map((s) => `- ${s.description}`).join('\n'),
-      });
-      const commit = await commitChanges(openWs, {
-        message,
-        identity,
-        paths: code.changes.map((c) => c.path),
-        validationResults: code.validation,
-      });
+      const commit = await commitChange(openWs, { issue, plan, code, identity });
       if (options.push)
         await pushBranch(openWs, options.workspace.token ? { token: options.workspace.token } : {});
       return commit;

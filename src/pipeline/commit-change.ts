@@ -1,0 +1,47 @@
+/** The validated change as a Conventional Commit on the job's branch (DESIGN.md §3). */
+import type { Commit, FixPlan } from '../contracts.js';
+import { findPathViolations } from '../edits/index.js';
+import { pathPolicyError } from '../edits/path-policy-error.js';
+import type { PathPolicy } from '../edits/index.js';
+import { checkIgnore } from '../git/check-ignore.js';
+import { formatCommitMessage } from '../git/commit-message.js';
+import { commitChanges } from '../git/commit.js';
+import type { GitIdentity } from '../git/identity.js';
+import type { Workspace } from '../git/workspace.js';
+import type { CodeResult } from './code/run-code-agent.js';
+import { commitDescription } from './commit-subject.js';
+import type { IssueInput } from './ports.js';
+
+export function commitChange(
+  ws: Workspace,
+  input: { issue: IssueInput; plan: FixPlan; code: CodeResult; identity: GitIdentity },
+): Promise<Commit> {
+  const { issue, plan, code } = input;
+  const message = formatCommitMessage({
+    type: plan.commit_type,
+    scope: plan.scope,
+    description: commitDescription(issue.title, issue.number),
+    issue: issue.number,
+    body: plan.plan_steps.map((s) => `- ${s.description}`).join('\n'),
+  });
+  return commitChanges(ws, {
+    message,
+    identity: input.identity,
+    paths: code.changes.map((c) => c.path),
+    validationResults: code.validation,
+  });
+}
+
+/** The planner's path check over a job's worktree: protected or out-of-scope paths end the run. */
+export function planPathCheck(
+  ws: Workspace,
+  policy: PathPolicy,
+): (paths: readonly string[]) => Promise<void> {
+  return async (paths) => {
+    const violations = await findPathViolations(paths, policy, {
+      repoDir: ws.worktree,
+      isIgnored: (p) => checkIgnore(ws.worktree, p, { gitDir: ws.gitDir }),
+    });
+    if (violations.length > 0) throw pathPolicyError(violations);
+  };
+}
