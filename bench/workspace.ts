@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     const mirrorMb = await diskMb(join(workdir, 'mirrors'));
 
     // Default: every job gets a new worktree, removed when it ends.
-    const warm: Row = { name: 'warm job, new worktree (default)', times: [], disk: [] };
+    const warm: Row = { name: 'warm job, new worktree (autofix run)', times: [], disk: [] };
     for (let i = 0; i < WARM_JOBS; i++) await job(`warm-${i}`, warm);
     rows.push(warm);
     rows.push(
