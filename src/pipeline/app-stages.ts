@@ -19,7 +19,6 @@ import { toCodeOutput, type CodeOutput } from './app/code-output.js';
 import {
   issueInput,
   modelFor,
-  snapshotOverrides,
   stageLlm,
   stagePorts,
   usageAfter,
@@ -32,6 +31,7 @@ import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
 import { prepareContext } from './prepare-context.js';
 import { writePullRequest } from './pr/write-pull-request.js';
+import { snapshotOverrides } from './snapshot-overrides.js';
 import { runTriage } from './triage/run-triage.js';
 
 export type { AppStageDeps } from './app/stage-io.js';

@@ -24,6 +24,7 @@ import { runCodeAgent, type CodeResult } from './code/run-code-agent.js';
 import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
 import type { IssueInput, PipelinePorts, StageName } from './ports.js';
+import { snapshotOverrides } from './snapshot-overrides.js';
 import { prepareContext } from './prepare-context.js';
 import { writePullRequest, type PullRequestText } from './pr/write-pull-request.js';
 import { runTriage } from './triage/run-triage.js';
@@ -88,6 +89,8 @@ export async function runIssue(
     const openedWs = ws;
     const worktree = ws.worktree;
     const context = await prepareContext(worktree, issue, options.contextBudget);
+    // The repository's prompt overrides, read at the base before any branch is checked out.
+    ports = { ...ports, readOverride: ports.readOverride ?? (await snapshotOverrides(worktree)) };
     const policy = repoPathPolicy(config);
 
     partial.triage = await step('triage', 'triage', () =>

@@ -3,14 +3,12 @@
  * LLM client whose budget is what the run has left, a workspace of the repository opened with
  * a freshly minted installation token, and the repository's agent overrides read at the base.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Redactor } from '../../artifacts/redact.js';
 import type { Settings } from '../../config/env.js';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../git/workspace.js';
 import { createLlmClient, type LlmClient } from '../../llm/create-llm-client.js';
-import { overridePath, type OverrideReader } from '../../llm/load-agent.js';
+import type { OverrideReader } from '../../llm/load-agent.js';
 import { createUsageTracker } from '../../llm/usage-tracker.js';
 import type { Logger } from '../../logger.js';
 import type { AppMetrics } from '../../queue/metrics.js';
@@ -89,23 +87,6 @@ export function stagePorts(
   readOverride: OverrideReader,
 ): PipelinePorts {
   return { llm, log: ctx.log, signal: ctx.signal, readOverride };
-}
-
-/** Reads `.github/autofix/agents/**` once, at the base commit, before any branch is checked out. */
-export async function snapshotOverrides(worktree: string): Promise<OverrideReader> {
-  const dir = join(worktree, '.github', 'autofix', 'agents');
-  const files = new Map<string, string>();
-  const walk = async (sub: string): Promise<void> => {
-    const entries = await readdir(join(dir, sub), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      const rel = sub ? `${sub}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(rel);
-      else if (e.isFile() && e.name.endsWith('.md'))
-        files.set(overridePath(rel.replace(/\.md$/, '')), await readFile(join(dir, rel), 'utf8'));
-    }
-  };
-  await walk('');
-  return (path) => files.get(path);
 }
 
 export async function withStageWorkspace<T>(

@@ -241,6 +241,20 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     expect(repo.git('status', '--porcelain')).toBe('');
   });
 
+  it("uses the repository's own triage prompt from .github/autofix/agents/", async () => {
+    const shipped = readFileSync(join(process.cwd(), 'agents', 'triage.md'), 'utf8');
+    const override = shipped.replace(
+      '<!-- system -->',
+      '<!-- system -->\n\nHOUSE RULE: this repository is a calculator.\n',
+    );
+    repo = createSampleRepo({ files: { '.github/autofix/agents/triage.md': override } });
+    llm.enqueue(json({ ...TRIAGE, risk: 'HIGH' }));
+    await run();
+    expect(llm.chatRequests()[0]!.body.messages[0]!.content).toContain(
+      'HOUSE RULE: this repository is a calculator.',
+    );
+  });
+
   it('gives a deterministic run id for the same inputs', async () => {
     repo = createSampleRepo();
     llm.enqueue(json({ ...TRIAGE, risk: 'HIGH' }), json({ ...TRIAGE, risk: 'HIGH' }));
