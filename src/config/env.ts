@@ -66,6 +66,8 @@ const envSchema = z.object({
 export interface Settings {
   appId?: string;
   privateKey?: string;
+  /** Where the private key was read from (hidden from repository commands). */
+  privateKeyPath?: string;
   webhookSecret?: string;
   /** Base URL of the GitHub REST API (github.com, GHE or a local fake). */
   githubApiUrl: string;
@@ -152,6 +154,8 @@ export function readSettings(env: Record<string, string | undefined> = process.e
   };
   if (e.APP_ID) settings.appId = e.APP_ID;
   if (privateKey) settings.privateKey = privateKey;
+  if (env.PRIVATE_KEY_PATH?.trim() && !env.PRIVATE_KEY?.trim())
+    settings.privateKeyPath = env.PRIVATE_KEY_PATH.trim();
   if (e.WEBHOOK_SECRET) settings.webhookSecret = e.WEBHOOK_SECRET;
   if (e.OPENAI_API_KEY) settings.openaiApiKey = e.OPENAI_API_KEY;
   if (e.OPENAI_BASE_URL) settings.openaiBaseUrl = e.OPENAI_BASE_URL;

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { secretLocations } from '../config/secret-locations.js';
 import type { FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
 import { prepareBranch } from '../git/branch.js';
@@ -108,6 +109,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             identity: DEFAULT_BOT_IDENTITY,
           });
           const codeWs = createCodeWorkspace(ws, job.config, {
+            hiddenPaths: secretLocations(deps.settings),
             redact: deps.redact,
             signal: ctx.signal,
             logger: ctx.log,

@@ -42,6 +42,8 @@ export interface RunIssueOptions {
   dryRun?: boolean;
   contextBudget?: number;
   redact?: (text: string) => string;
+  /** Directories repository commands must not see (the worker's secrets). */
+  hiddenPaths?: string[];
   runId?: string;
   onValidation?: (run: ValidationRun) => void;
 }
@@ -139,6 +141,7 @@ export async function runIssue(
         {
           ...ports,
           workspace: createCodeWorkspace(openWs, config, {
+            ...(options.hiddenPaths ? { hiddenPaths: options.hiddenPaths } : {}),
             ...(options.redact ? { redact: options.redact } : {}),
             ...(ports.signal ? { signal: ports.signal } : {}),
             logger: ports.log,

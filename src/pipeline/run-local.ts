@@ -9,6 +9,7 @@ import { createRedactor, type Redactor } from '../artifacts/redact.js';
 import { runIdFor } from '../artifacts/run-id.js';
 import { createRunLog, type RunLog } from '../artifacts/run-log.js';
 import type { Settings } from '../config/env.js';
+import { secretLocations } from '../config/secret-locations.js';
 import { parseRepoConfig, type EditFormat, type RepoConfig } from '../config/repo-config.js';
 import { AutofixError, toErrorShape } from '../errors.js';
 import type { ExecResult, ValidationRun } from '../exec/index.js';
@@ -168,6 +169,7 @@ export async function runLocal(
         redact,
         runId,
         onValidation,
+        hiddenPaths: secretLocations(settings),
         ...(options.dryRun ? { dryRun: true } : {}),
       },
       { llm, log: deps.log, progress, ...(deps.signal ? { signal: deps.signal } : {}) },

@@ -17,10 +17,7 @@ export function repoPathPolicy(
 export function createCodeWorkspace(
   ws: Workspace,
   config: RepoConfig,
-  options: Omit<
-    ValidationOptions,
-    'skipSetup' | 'home' | 'tmpDir' | 'hiddenPaths' | 'readOnlyPaths'
-  > = {},
+  options: Omit<ValidationOptions, 'skipSetup' | 'home' | 'tmpDir' | 'readOnlyPaths'> = {},
 ): CodeWorkspace {
   const policy = repoPathPolicy(config);
   return {
@@ -41,7 +38,8 @@ export function createCodeWorkspace(
         skipSetup,
         home: ws.homeDir,
         tmpDir: ws.tmpDir,
-        hiddenPaths: ws.sandboxHidden,
+        // The workspace's own list plus the caller's (directories holding the worker's secrets).
+        hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
         readOnlyPaths: ws.sandboxReadOnly,
       }),
   };

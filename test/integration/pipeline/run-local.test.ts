@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSettings, type Settings } from '../../../src/config/env.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -253,6 +253,37 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     expect(llm.chatRequests()[0]!.body.messages[0]!.content).toContain(
       'HOUSE RULE: this repository is a calculator.',
     );
+  });
+
+  it("hides the worker's private key from repository commands in the sandbox", async () => {
+    // Not under /tmp: the sandbox's /tmp is private anyway, which would hide the key by accident.
+    const keyDir = mkdtempSync(join(homedir(), '.autofix-test-key-'));
+    const keyPath = join(keyDir, 'app.pem');
+    writeFileSync(
+      keyPath,
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIBsecret\n-----END RSA PRIVATE KEY-----\n',
+    );
+    settings = readSettings({
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: API_KEY,
+      AUTOFIX_WORKDIR: workdir,
+      PRIVATE_KEY_PATH: keyPath,
+    });
+    // Passes only if the key cannot be read: a test script is repository code.
+    const probe = `import { readFileSync } from 'node:fs';\ntry { readFileSync(${JSON.stringify(keyPath)}); console.error('KEY READABLE'); process.exit(1); } catch (e) { console.log(e.code); }\n`;
+    repo = createSampleRepo({
+      config: 'validate:\n  - node probe.mjs\nsandbox: bwrap\n',
+      files: { 'probe.mjs': probe },
+    });
+    llm.enqueue(json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));
+    try {
+      const report = await run();
+      expect(report.failure).toBeUndefined();
+      expect(report.result!.code!.validation[0]!.stdout).toContain('ENOENT');
+      expect(readFileSync(keyPath, 'utf8')).toContain('MIIBsecret'); // outside the sandbox it is there
+    } finally {
+      rmSync(keyDir, { recursive: true, force: true });
+    }
   });
 
   it('gives a deterministic run id for the same inputs', async () => {

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Settings } from './env.js';
+
+/** Directories no sandbox may hide: hiding them would break every command. */
+const SYSTEM = new Set([
+  '/',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib64',
+  '/etc',
+  '/opt',
+  '/var',
+  '/home',
+  '/root',
+  '/tmp',
+  '/dev',
+  '/proc',
+]);
+
+/**
+ * Directories holding this process's secrets on disk — the App's private key and the `.env` that
+ * Probot's setup wrote — which repository commands must not read (the sandbox binds `/`
+ * read-only, so without this `npm ci` postinstall scripts, which have network, could read them).
+ */
+export function secretLocations(
+  settings: Pick<Settings, 'privateKeyPath'>,
+  cwd: string = process.cwd(),
+): string[] {
+  const dirs = new Set<string>();
+  if (settings.privateKeyPath) dirs.add(dirname(resolve(cwd, settings.privateKeyPath)));
+  if (existsSync(join(cwd, '.env'))) dirs.add(resolve(cwd));
+  return [...dirs].filter((d) => !SYSTEM.has(d));
+}
