@@ -4,10 +4,10 @@ FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.app.json ./
 COPY src ./src
-COPY bench ./bench
-RUN npm run build
+# The application only: benchmarks and tests are not part of the image.
+RUN npx tsc -p tsconfig.app.json
 
 # Runtime stage: production dependencies, git for workspaces, bubblewrap for the sandbox.
 FROM node:24-slim AS runtime

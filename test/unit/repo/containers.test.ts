@@ -59,6 +59,15 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/healthz/m);
   });
 
+  it('builds only what it copies: the app sources, no tests or benchmarks', () => {
+    expect(dockerfile).not.toMatch(/^COPY (test|bench)\b/m);
+    const app = JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.app.json'), 'utf8')) as {
+      include: string[];
+    };
+    expect(app.include).toEqual(['src/**/*.ts']);
+    expect(dockerfile).toContain('tsc -p tsconfig.app.json');
+  });
+
   it('bakes no secret into the image', () => {
     expect(dockerfile).not.toMatch(
       /^(ENV|ARG)\b[^\n]*(PRIVATE_KEY|WEBHOOK_SECRET|OPENAI_API_KEY|TOKEN|PASSWORD)/m,
