@@ -1,4 +1,4 @@
-import { Probot, type ProbotOctokit } from 'probot';
+import { Probot, ProbotOctokit } from 'probot';
 import type { Logger } from '../logger.js';
 
 export interface GitHubAppCredentials {
@@ -11,6 +11,28 @@ export interface GitHubAppCredentials {
   Octokit?: typeof ProbotOctokit;
 }
 
+interface AuthRequest {
+  endpoint: { DEFAULTS: { baseUrl: string } };
+  defaults(options: { baseUrl: string }): AuthRequest;
+}
+
+/**
+ * Probot hands the app-auth strategy a `request` of its own, without `baseUrl`. Tokens minted
+ * inside a request hook use the client's base URL, but a direct `octokit.auth({ type:
+ * 'installation' })` (a worker's git token, before any API call warmed the cache) goes to
+ * api.github.com. Give that `request` the API base too.
+ */
+function withAuthBaseUrl(Octokit: typeof ProbotOctokit, apiUrl: string): typeof ProbotOctokit {
+  return Octokit.defaults((options: { auth?: { request?: AuthRequest } }) => {
+    const request = options.auth?.request;
+    if (!request || request.endpoint.DEFAULTS.baseUrl === apiUrl) return options;
+    return {
+      ...options,
+      auth: { ...options.auth, request: request.defaults({ baseUrl: apiUrl }) },
+    };
+  });
+}
+
 /** Probot configured once for the web server and the workers of a process. */
 export function probotClass(credentials: GitHubAppCredentials, log: Logger): typeof Probot {
   return Probot.defaults({
@@ -19,6 +41,6 @@ export function probotClass(credentials: GitHubAppCredentials, log: Logger): typ
     secret: credentials.webhookSecret ?? '',
     baseUrl: credentials.apiUrl,
     log: log as never,
-    ...(credentials.Octokit ? { Octokit: credentials.Octokit } : {}),
+    Octokit: withAuthBaseUrl(credentials.Octokit ?? ProbotOctokit, credentials.apiUrl),
   });
 }
