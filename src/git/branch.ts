@@ -93,3 +93,21 @@ export async function prepareBranch(
   };
   return ws.branch;
 }
+
+/**
+ * Detaches the worktree at the remote tip of an existing branch, for stages that read the code a
+ * pull request already has (feedback runs plan against the PR, not against the base branch).
+ */
+export async function checkoutBranchTip(ws: Workspace, name: string): Promise<string> {
+  assertBotBranch(name, ws.branchPrefix);
+  const sha = await revParse(ws.mirrorDir, `refs/remotes/origin/${name}`);
+  if (!sha) {
+    throw new AutofixError(
+      'STALE_CONTEXT',
+      `branch ${name} no longer exists on the remote (was the pull request merged or closed?)`,
+      { details: { branch: name }, recoverable: false },
+    );
+  }
+  await worktreeGit(ws, ['checkout', '--quiet', '--detach', sha]);
+  return sha;
+}

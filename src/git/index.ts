@@ -1,6 +1,6 @@
 /** The git layer's surface for the pipeline (DESIGN.md §5.5). */
 export { gitApplyCheck } from './apply-check.js';
-export { prepareBranch, type PrepareBranchOptions } from './branch.js';
+export { checkoutBranchTip, prepareBranch, type PrepareBranchOptions } from './branch.js';
 export {
   assertBotBranch,
   branchName,

@@ -21,7 +21,18 @@ export interface MirrorOptions {
   baseBranch: string;
   branchPrefix: string;
   token?: string;
+  /**
+   * The base commit an earlier stage of the run worked from: the job works from it too (every
+   * stage of a run sees the same code), and with `fetch: 'if-missing'` skips the fetch when the
+   * mirror already has it.
+   */
+  pinnedBase?: string;
+  fetch?: 'always' | 'if-missing';
 }
+
+/** `git gc --auto` per mirror at most this often per process: it is a process spawn per job. */
+const GC_EVERY_MS = 10 * 60 * 1000;
+const lastGc = new Map<string, number>();
 
 const REPO_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
@@ -85,6 +96,37 @@ export function withMirrorLock<T>(
 export async function updateMirror(dir: string, options: MirrorOptions): Promise<string> {
   assertNoCredentials(options.remoteUrl);
   await initMirror(dir);
+  const pinned = options.pinnedBase;
+  const skipFetch =
+    pinned !== undefined &&
+    options.fetch === 'if-missing' &&
+    (await revParse(dir, pinned)) !== null;
+  if (!skipFetch) await fetchMirror(dir, options);
+  if (pinned !== undefined) {
+    const sha = await revParse(dir, pinned);
+    if (!sha) {
+      throw new AutofixError(
+        'STALE_CONTEXT',
+        `the run's base commit ${pinned.slice(0, 12)} is no longer on ${options.repo} (was ${options.baseBranch} force-pushed?)`,
+        { details: { commit: pinned }, recoverable: false },
+      );
+    }
+    return sha;
+  }
+  const baseSha = await revParse(dir, `refs/remotes/origin/${options.baseBranch}`);
+  if (!baseSha) {
+    throw new AutofixError(
+      'INTERNAL',
+      `base branch ${options.baseBranch} not found on ${options.repo}`,
+      {
+        recoverable: false,
+      },
+    );
+  }
+  return baseSha;
+}
+
+async function fetchMirror(dir: string, options: MirrorOptions): Promise<void> {
   await runGit(
     [
       'fetch',
@@ -104,18 +146,10 @@ export async function updateMirror(dir: string, options: MirrorOptions): Promise
   // Worktrees whose directories are gone (ended or crashed jobs) are forgotten here.
   await runGit(['worktree', 'prune'], { cwd: dir });
   // Repacks only past git's thresholds; objects used by live worktrees are kept.
-  await runGit(['gc', '--auto', '--quiet'], { cwd: dir });
-  const baseSha = await revParse(dir, `refs/remotes/origin/${options.baseBranch}`);
-  if (!baseSha) {
-    throw new AutofixError(
-      'INTERNAL',
-      `base branch ${options.baseBranch} not found on ${options.repo}`,
-      {
-        recoverable: false,
-      },
-    );
+  if (Date.now() - (lastGc.get(dir) ?? 0) >= GC_EVERY_MS) {
+    await runGit(['gc', '--auto', '--quiet'], { cwd: dir });
+    lastGc.set(dir, Date.now());
   }
-  return baseSha;
 }
 
 /** Maps a failed network git command to PERMISSION_DENIED when the remote said no. */

@@ -36,6 +36,10 @@ export interface WorkspaceOptions {
    * them (see worktree-pool.ts). 0, the default, removes every worktree when its job ends.
    */
   recycleWorktrees?: number;
+  /** Work from this commit (an earlier stage's base) instead of the base branch head. */
+  pinnedBase?: string;
+  /** 'if-missing' skips the fetch when the mirror already has `pinnedBase`. Default 'always'. */
+  fetch?: 'always' | 'if-missing';
   logger?: Logger;
 }
 
@@ -77,21 +81,40 @@ export interface Workspace {
 
 const JOB_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
+/** Names git accepted before, so each job does not spawn git to ask again. */
+const validBranchNames = new Set<string>();
+
 async function assertBranchName(cwd: string, name: string): Promise<void> {
+  if (validBranchNames.has(name)) return;
   const r = await runGit(['check-ref-format', '--branch', name], { cwd, okCodes: [1, 128] });
   if (r.code !== 0) {
     throw new AutofixError('INTERNAL', `not a valid branch name: ${JSON.stringify(name)}`, {
       recoverable: false,
     });
   }
+  if (validBranchNames.size < 1000) validBranchNames.add(name);
 }
 
-export async function assertCleanWorktree(ref: WorktreeRef): Promise<void> {
-  const status = await worktreeGit(ref, ['status', '--porcelain', '--untracked-files=all']);
-  if (status.stdout.trim() !== '') {
-    throw new AutofixError('INTERNAL', `worktree ${ref.worktree} is not clean:\n${status.stdout}`, {
-      recoverable: true,
-    });
+/** The worktree is clean and, when `head` is given, checked out at it (one `git status`). */
+export async function assertCleanWorktree(ref: WorktreeRef, head?: string): Promise<void> {
+  const status = await worktreeGit(ref, [
+    'status',
+    '--porcelain=v2',
+    '--branch',
+    '--untracked-files=all',
+  ]);
+  const lines = status.stdout.split('\n').filter(Boolean);
+  const changes = lines.filter((l) => !l.startsWith('# '));
+  if (changes.length > 0) {
+    throw new AutofixError(
+      'INTERNAL',
+      `worktree ${ref.worktree} is not clean:\n${changes.join('\n')}`,
+      { recoverable: true },
+    );
+  }
+  const oid = lines.find((l) => l.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+  if (head !== undefined && oid !== head) {
+    throw new AutofixError('INTERNAL', `worktree HEAD ${oid ?? '?'} is not the base ${head}`);
   }
 }
 
@@ -178,11 +201,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
         ws.base_commit,
       ]);
     }
-    await assertCleanWorktree(ws);
-    const head = (await worktreeGit(ws, ['rev-parse', 'HEAD'])).stdout.trim();
-    if (head !== ws.base_commit) {
-      throw new AutofixError('INTERNAL', `worktree HEAD ${head} is not the base ${ws.base_commit}`);
-    }
+    await assertCleanWorktree(ws, ws.base_commit);
     options.logger?.info(
       {
         repo: ws.repo,

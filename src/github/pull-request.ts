@@ -63,17 +63,44 @@ export async function createOrUpdatePullRequest(
     result = { number: data.number, url: data.html_url, created: true, draft: !!data.draft };
   }
   await addLabels(octokit, repo, result.number, spec.labels);
-  if (result.created && spec.reviewer) {
-    try {
-      await octokit.rest.pulls.requestReviewers({
-        ...repo,
-        pull_number: result.number,
-        reviewers: [spec.reviewer],
-      });
-    } catch (err) {
-      // Not fatal: GitHub refuses reviewers who are not collaborators or who authored the PR.
-      log.warn({ err, reviewer: spec.reviewer }, 'could not request a review');
-    }
-  }
+  if (result.created && spec.reviewer)
+    await requestReview(octokit, repo, result.number, spec.reviewer, log);
   return result;
+}
+
+/** Asks `reviewer` to review; not fatal when GitHub refuses (not a collaborator, the author). */
+export async function requestReview(
+  octokit: GitHubClient,
+  repo: RepoCoords,
+  pullNumber: number,
+  reviewer: string,
+  log: Logger,
+): Promise<void> {
+  try {
+    await octokit.rest.pulls.requestReviewers({
+      ...repo,
+      pull_number: pullNumber,
+      reviewers: [reviewer],
+    });
+  } catch (err) {
+    log.warn({ err, reviewer }, 'could not request a review');
+  }
+}
+
+/**
+ * After a feedback commit on the bot's PR: the PR keeps its title and description (they describe
+ * the whole change; the run's status comment on the PR reports this commit) and the person who
+ * asked is asked to review again. Undefined when the PR is no longer open.
+ */
+export async function requestReviewOfFeedbackCommit(
+  octokit: GitHubClient,
+  repo: RepoCoords,
+  pullNumber: number,
+  reviewer: string,
+  log: Logger,
+): Promise<PullRequestResult | undefined> {
+  const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
+  if (data.state !== 'open') return undefined;
+  await requestReview(octokit, repo, pullNumber, reviewer, log);
+  return { number: data.number, url: data.html_url, created: false, draft: !!data.draft };
 }

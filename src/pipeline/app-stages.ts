@@ -9,12 +9,17 @@ import { join } from 'node:path';
 import { secretLocations } from '../config/secret-locations.js';
 import type { FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
+import { AutofixError } from '../errors.js';
 import { prepareBranch } from '../git/branch.js';
 import { DEFAULT_BOT_IDENTITY } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
 import { rollbackWorkspace } from '../git/rollback.js';
 import { closeWorkspace, openWorkspace } from '../git/workspace.js';
-import { createOrUpdatePullRequest, shouldOpenAsDraft } from '../github/pull-request.js';
+import {
+  createOrUpdatePullRequest,
+  requestReviewOfFeedbackCommit,
+  shouldOpenAsDraft,
+} from '../github/pull-request.js';
 import type { RunFailedHook, StageProcessors } from '../queue/types.js';
 import { toCodeOutput, type CodeOutput } from './app/code-output.js';
 import {
@@ -41,7 +46,9 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
   return {
     triage: async (job, ctx) => {
       const llm = stageLlm(job, 'triage', deps);
+      let baseCommit = '';
       const triage = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
+        baseCommit = ws.base_commit;
         const issue = issueInput(job);
         const context = await prepareContext(ws.worktree, issue);
         const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
@@ -54,6 +61,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
         kind: 'continue',
         output: triage,
         status: { risk: triage.risk, summary: triage.summary, usage: usageAfter(job, llm) },
+        pins: { baseCommit },
       };
     },
 
@@ -108,6 +116,13 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             issue: issue.number,
             identity: DEFAULT_BOT_IDENTITY,
           });
+          if (job.trigger.kind === 'pr-feedback' && branch.remoteShaBefore === null) {
+            throw new AutofixError(
+              'STALE_CONTEXT',
+              `branch ${branch.name} of pull request #${job.trigger.prNumber} no longer exists on the remote`,
+              { details: { branch: branch.name }, recoverable: false },
+            );
+          }
           const codeWs = createCodeWorkspace(ws, job.config, {
             hiddenPaths: secretLocations(deps.settings),
             redact: deps.redact,
@@ -169,10 +184,31 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
     },
 
     pr: async (job, ctx) => {
+      const { commit, code } = job.outputs.code as CodeOutput;
+      if (job.trigger.kind === 'pr-feedback') {
+        const { prNumber } = job.trigger;
+        const pr = await requestReviewOfFeedbackCommit(
+          ctx.octokit,
+          { owner: job.repository.owner, repo: job.repository.name },
+          prNumber,
+          job.sender,
+          ctx.log,
+        );
+        if (!pr) {
+          return {
+            kind: 'stop',
+            reason: `Pull request #${prNumber} is no longer open; the new commit is on \`${commit.branch}\`.`,
+          };
+        }
+        return {
+          kind: 'continue',
+          output: pr,
+          status: { pr: { number: pr.number, url: pr.url, draft: pr.draft } },
+        };
+      }
       const llm = stageLlm(job, 'pr', deps);
       const triage = job.outputs.triage as TriageResult;
       const plan = job.outputs.plan as FixPlan;
-      const { commit, code } = job.outputs.code as CodeOutput;
       const usage = usageAfter(job, llm);
       const text = await writePullRequest(
         {

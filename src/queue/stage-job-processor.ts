@@ -9,6 +9,9 @@ import { classifyError } from './classify-error.js';
 import { failRun, finishRun, statusCommentFor } from './end-run.js';
 import { jobIdFor, nextStage, reactionTargetOf, repoOf } from './run-addressing.js';
 import { runKeyOf } from './run-registry.js';
+import type { InstallationClient } from '../github/installation-auth.js';
+import type { StatusComment } from '../github/status-comment.js';
+import type { Logger } from '../logger.js';
 import type { StageRuntime } from './stage-runtime.js';
 import type { RunJobData, StageContext, StageName, StageOutcome } from './types.js';
 
@@ -56,15 +59,13 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     const client = await rt.auth(data.installationId);
     const status = statusCommentFor(data, client, log);
     status.setStage(stage, { state: 'running' });
-    if (data.statusCommentId === undefined) {
-      if (stage === 'triage' && attempt === 1) {
-        await addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'eyes').catch(
-          (err: unknown) => log.warn({ err }, 'could not add the 👀 reaction'),
-        );
-      }
-      const commentId = await status.ensure();
-      if (commentId !== undefined) await job.updateData({ ...data, statusCommentId: commentId });
-    }
+    // The 👀 reaction and the status comment go out while the stage works: Octokit's throttling
+    // spaces an installation's writes (1 s; 3 s for ones that notify), and the stage need not
+    // wait for that. Every later edit of the comment waits for `opened` first.
+    const opened =
+      data.statusCommentId === undefined
+        ? openStatus(job, stage, attempt, client, status, log)
+        : Promise.resolve();
     await rt.registry
       .refresh(runKeyOf(data), data.runId)
       .catch((err: unknown) => log.warn({ err }, 'could not refresh the issue lock'));
@@ -81,6 +82,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
         current: () => status.facts(),
         update: async (patch) => {
           status.merge(patch);
+          await opened;
           await status.publish();
         },
       },
@@ -92,6 +94,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     try {
       outcome = await rt.processors[stage](data, ctx);
     } catch (err) {
+      await opened;
       if (signal.aborted) {
         // Shutdown: back to the queue without using an attempt; another worker starts it over.
         rt.metrics.jobs.inc({ stage, outcome: 'requeued' });
@@ -120,6 +123,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       throw new UnrecoverableError(`${verdict.shape.code}: ${rt.redact(verdict.shape.message)}`);
     }
 
+    await opened;
     const durationMs = Math.round(seconds() * 1000);
     status.setStage(stage, { state: 'done', durationMs });
     if (outcome.status) status.merge(outcome.status);
@@ -139,6 +143,9 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       ...data,
       status: status.facts(),
       outputs: { ...data.outputs, [stage]: outcome.output },
+      ...(outcome.kind === 'continue' && outcome.pins
+        ? { pins: { ...data.pins, ...outcome.pins } }
+        : {}),
     };
     const commentId = status.commentId();
     if (commentId !== undefined) nextData.statusCommentId = commentId;
@@ -146,4 +153,26 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     await rt.queues[next].add(next, nextData, { jobId: nextId });
     return { stage, outcome: 'continue', next: nextId };
   };
+}
+
+/** First stage of a run (or a retry that lost it): 👀 on the trigger, then the status comment. */
+async function openStatus(
+  job: Job<RunJobData>,
+  stage: StageName,
+  attempt: number,
+  client: InstallationClient,
+  status: StatusComment,
+  log: Logger,
+): Promise<void> {
+  const data = job.data;
+  if (stage === 'triage' && attempt === 1) {
+    await addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'eyes').catch(
+      (err: unknown) => log.warn({ err }, 'could not add the 👀 reaction'),
+    );
+  }
+  const commentId = await status.ensure();
+  if (commentId === undefined) return;
+  await job
+    .updateData({ ...job.data, statusCommentId: commentId })
+    .catch((err: unknown) => log.warn({ err }, 'could not record the status comment id'));
 }

@@ -17,6 +17,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { ErrorShape } from '../errors.js';
 import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
 import type { Logger } from '../logger.js';
+import type { ReviewNote } from '../pipeline/review-notes.js';
 
 export const STAGES = ['triage', 'plan', 'code', 'pr'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -34,6 +35,8 @@ export type RunTrigger =
       prNumber: number;
       branch: string;
       feedback: string;
+      /** The review's line comments and verdicts by trusted users when the command was given. */
+      review?: ReviewNote[];
     };
 
 export interface RunRepository {
@@ -88,8 +91,18 @@ export interface RunJobData {
   /** What the status comment shows; carried along so any worker can re-render it. */
   status: StatusFacts;
   outputs: StageOutputs;
+  /** Facts the first stages fixed for the rest of the run. */
+  pins?: RunPins;
   /** Epoch ms when the webhook was accepted (overhead metrics). */
   acceptedAt: number;
+}
+
+export interface RunPins {
+  /**
+   * The base branch commit triage worked from. Later stages work from it too, so the plan and the
+   * code see the code triage saw, and a worker that already has it skips a fetch.
+   */
+  baseCommit?: string;
 }
 
 /** Updates the run's status comment. Best effort: a failed edit is logged, never thrown. */
@@ -114,7 +127,7 @@ export interface StageContext {
 
 export type StageOutcome<T = unknown> =
   /** Done: `output` becomes `outputs[stage]` and the next stage is enqueued (after `pr`: success). */
-  | { kind: 'continue'; output: T; status?: StatusPatch }
+  | { kind: 'continue'; output: T; status?: StatusPatch; pins?: RunPins }
   /** End the run here without an error (e.g. nothing to change); `reason` is shown to users. */
   | { kind: 'stop'; reason: string; output?: T; status?: StatusPatch };
 

@@ -59,12 +59,19 @@ export function onIssueComment(deps: WebhookDeps) {
         return count('ignored');
       }
       issue = pull.issue;
+      if (pull.untrustedSkipped > 0) {
+        context.log.info(
+          { pr: payload.issue.number, skipped: pull.untrustedSkipped },
+          'review comments by users the repository does not trust were left out',
+        );
+      }
       trigger = {
         kind: 'pr-feedback',
         commentId: payload.comment.id,
         prNumber: payload.issue.number,
         branch: pull.branch,
         feedback: sanitizeUntrustedText(instructions),
+        review: pull.review,
       };
     } else {
       trigger = {

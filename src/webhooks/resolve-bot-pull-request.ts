@@ -2,14 +2,21 @@
  * `/autofix <feedback>` on a pull request counts only on PRs this app opened: authored by its bot
  * account, from a branch under the configured prefix. The run then belongs to the issue the PR
  * fixes (read from the branch name `<prefix><type>/<issue>-<slug>`), so the issue's lock applies.
+ * The review's comments at that moment travel with the run, sanitized and bounded.
  */
+import { readPullFeedback } from '../github/pull-feedback.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
+import { boundReviewNotes, type ReviewNote } from '../pipeline/review-notes.js';
+import { sanitizeUntrustedText } from '../pipeline/untrusted-text.js';
 import type { AppIdentity } from './app-identity.js';
 
 export interface BotPullRequest {
   branch: string;
   /** The issue the PR fixes, or the PR itself when the branch does not name one. */
   issue: { number: number; title: string; body: string | null };
+  review: ReviewNote[];
+  /** Review comments left out because their authors are not trusted by the repository. */
+  untrustedSkipped: number;
 }
 
 export function issueNumberFromBranch(branch: string, prefix: string): number | undefined {
@@ -27,13 +34,23 @@ export async function resolveBotPullRequest(
 ): Promise<BotPullRequest | undefined> {
   const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: prNumber });
   const branch = pull.head.ref;
-  if (pull.user?.login !== (await identity.botLogin()) || !branch.startsWith(branchPrefix)) {
-    return undefined;
-  }
+  const botLogin = await identity.botLogin();
+  if (pull.user?.login !== botLogin || !branch.startsWith(branchPrefix)) return undefined;
   const issueNumber = issueNumberFromBranch(branch, branchPrefix);
-  if (issueNumber === undefined) {
-    return { branch, issue: { number: pull.number, title: pull.title, body: pull.body } };
-  }
-  const { data: issue } = await octokit.rest.issues.get({ ...repo, issue_number: issueNumber });
-  return { branch, issue: { number: issue.number, title: issue.title, body: issue.body ?? null } };
+  const [issue, feedback] = await Promise.all([
+    issueNumber === undefined
+      ? { number: pull.number, title: pull.title, body: pull.body }
+      : octokit.rest.issues.get({ ...repo, issue_number: issueNumber }).then(({ data }) => ({
+          number: data.number,
+          title: data.title,
+          body: data.body ?? null,
+        })),
+    readPullFeedback(octokit, repo, prNumber, botLogin),
+  ]);
+  const review = boundReviewNotes(
+    feedback.notes
+      .map((note): ReviewNote => ({ ...note, body: sanitizeUntrustedText(note.body) }))
+      .filter((note) => note.body !== ''),
+  );
+  return { branch, issue, review, untrustedSkipped: feedback.untrustedSkipped };
 }

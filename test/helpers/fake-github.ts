@@ -40,6 +40,20 @@ export interface FakePull {
   state: 'open' | 'closed';
 }
 
+/** A review's line comment or verdict on a pull request (`association`: OWNER, MEMBER, COLLABORATOR, NONE…). */
+export interface FakeReviewNote {
+  pull: number;
+  author: string;
+  body: string;
+  association?: string;
+  /** Line comment: file and line; `outdated` when the line left the diff. */
+  path?: string;
+  line?: number;
+  outdated?: boolean;
+  /** Review verdict (APPROVED, CHANGES_REQUESTED, COMMENTED): makes it a review, not a line comment. */
+  state?: string;
+}
+
 interface Failure {
   method: string;
   path: string | RegExp;
@@ -81,6 +95,7 @@ export interface FakeGitHub {
   setFile(path: string, content: string | undefined): void;
   setIssue(number: number, title: string, body: string): void;
   addPull(pull: Omit<FakePull, 'number' | 'state'> & { number?: number }): FakePull;
+  addReviewNote(note: FakeReviewNote): void;
   close(): Promise<void>;
 }
 
@@ -122,6 +137,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const roles = new Map<string, string>();
   const files = new Map<string, string>();
   const issues = new Map<number, { title: string; body: string }>();
+  const reviewNotes: (FakeReviewNote & { id: number; at: string })[] = [];
   let nextId = 1000;
   let nextPull = 100;
   let base = '';
@@ -336,6 +352,45 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       },
     ],
     [
+      'GET',
+      new RegExp(`^${repoPath}/pulls/(\\d+)/comments$`),
+      ([, , , n], req) => {
+        const found = reviewNotes.filter((c) => c.pull === Number(n) && !c.state);
+        if (req.query.direction === 'desc') found.reverse();
+        return {
+          status: 200,
+          body: found.map((c) => ({
+            id: c.id,
+            body: c.body,
+            path: c.path ?? 'README.md',
+            line: c.outdated ? null : (c.line ?? 1),
+            original_line: c.line ?? 1,
+            position: c.outdated ? null : 1,
+            created_at: c.at,
+            author_association: c.association ?? 'COLLABORATOR',
+            user: { login: c.author, type: c.author.endsWith('[bot]') ? 'Bot' : 'User' },
+          })),
+        };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/pulls/(\\d+)/reviews$`),
+      ([, , , n]) => ({
+        status: 200,
+        body: reviewNotes
+          .filter((c) => c.pull === Number(n) && c.state)
+          .map((c) => ({
+            id: c.id,
+            body: c.body,
+            state: c.state,
+            submitted_at: c.at,
+            author_association: c.association ?? 'COLLABORATOR',
+            user: { login: c.author, type: c.author.endsWith('[bot]') ? 'Bot' : 'User' },
+          })),
+      }),
+    ],
+    [
       'POST',
       new RegExp(`^${repoPath}/pulls/(\\d+)/requested_reviewers$`),
       (_, req) => ({
@@ -418,6 +473,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     setIssue: (number, title, body) => void issues.set(number, { title, body }),
     addPull,
+    addReviewNote(note) {
+      const at = new Date(Date.UTC(2026, 0, 1) + reviewNotes.length * 60_000).toISOString();
+      reviewNotes.push({ ...note, id: nextId++, at });
+    },
     close() {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -6,6 +6,7 @@
 import type { Redactor } from '../../artifacts/redact.js';
 import type { Settings } from '../../config/env.js';
 import type { RepoConfig } from '../../config/repo-config.js';
+import { checkoutBranchTip } from '../../git/branch.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../git/workspace.js';
 import { createLlmClient, type LlmClient } from '../../llm/create-llm-client.js';
 import type { OverrideReader } from '../../llm/load-agent.js';
@@ -14,6 +15,7 @@ import type { Logger } from '../../logger.js';
 import type { AppMetrics } from '../../queue/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../queue/types.js';
 import type { IssueInput, PipelinePorts } from '../ports.js';
+import { renderFeedbackInstructions } from '../review-notes.js';
 
 export interface AppStageDeps {
   settings: Settings;
@@ -31,7 +33,11 @@ export interface AppStageDeps {
 export function issueInput(job: RunJobData): IssueInput {
   const t = job.trigger;
   const instructions =
-    t.kind === 'issue-comment' ? t.instructions : t.kind === 'pr-feedback' ? t.feedback : '';
+    t.kind === 'issue-comment'
+      ? t.instructions
+      : t.kind === 'pr-feedback'
+        ? renderFeedbackInstructions(t.feedback, t.review ?? [])
+        : '';
   return {
     repository: job.repository.fullName,
     number: job.issue.number,
@@ -107,9 +113,18 @@ export async function withStageWorkspace<T>(
     jobId: `${job.runId}-${ctx.stage}`,
     token,
     recycleWorktrees: deps.recycleWorktrees ?? 2,
+    // The code stage fetches to see the bot branch as it is now; triage and plan of a feedback run
+    // read the PR branch, so they fetch too.
+    ...(job.pins?.baseCommit ? { pinnedBase: job.pins.baseCommit } : {}),
+    fetch: ctx.stage === 'plan' && job.trigger.kind !== 'pr-feedback' ? 'if-missing' : 'always',
     logger: ctx.log,
   });
   try {
+    // Feedback on the bot's PR: triage and plan read the code the PR already has. The code stage
+    // checks the branch out itself (prepareBranch), to commit on top of it.
+    if (job.trigger.kind === 'pr-feedback' && ctx.stage !== 'code') {
+      await checkoutBranchTip(ws, job.trigger.branch);
+    }
     return await fn(ws, token);
   } finally {
     await closeWorkspace(ws).catch((err: unknown) =>

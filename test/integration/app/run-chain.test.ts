@@ -126,6 +126,7 @@ describe('a run from webhook to pull request', () => {
       prNumber: 50,
       branch: 'autofix/fix/7-typo',
       feedback: 'also fix the second typo',
+      review: [],
     });
     expect(job.issue).toEqual({ number: 7, title: 'Typo in README', body: 'It says teh' });
     // The run talks on the PR: status comment there, reactions on the feedback comment.
