@@ -2,9 +2,10 @@
  * `npm run bench:webhooks`: signed-delivery intake of `autofix serve --no-workers` (real Redis on
  * loopback) side by side with a bare Probot app whose handler does nothing, at 1, 8 and 32
  * connections under wrk; jobs created must equal the deliveries answered. Then the per-issue
- * pipeline overhead (webhook → PR request) with the test stage processors.
+ * pipeline overhead (webhook → PR request, minus LLM and validation time) of the real pipeline
+ * with a scripted LLM, in three settings (bench/webhooks/overhead.ts).
  * Env: BENCH_SECONDS (per run, default 6), BENCH_REPEATS (default 2), BENCH_OVERHEAD_RUNS
- * (default 30), REDIS_URL.
+ * (default 20), BENCH_OVERHEAD_PROD_RUNS (default 4), REDIS_URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -13,14 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
+import { STAGES } from '../src/queue/types.js';
 import { freePort } from '../src/server/free-port.js';
 import { startFakeGitHub } from '../test/helpers/fake-github.js';
 import { generateAppKeyPair, labeledPayload, WEBHOOK_PATH } from '../test/helpers/webhooks.js';
-import { deleteKeys, measureOverhead } from './webhooks/overhead.js';
+import { deleteKeys, measureOverhead, type OverheadSample } from './webhooks/overhead.js';
 import { runWrk, type WrkResult } from './webhooks/run-wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const OVERHEAD_RUNS = Number(process.env.BENCH_OVERHEAD_RUNS ?? 30);
+const OVERHEAD_RUNS = Number(process.env.BENCH_OVERHEAD_RUNS ?? 20);
+const OVERHEAD_PROD_RUNS = Number(process.env.BENCH_OVERHEAD_PROD_RUNS ?? 4);
 /** Runs per app and level, alternating apps; the table keeps each one's best (this VM is noisy). */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -144,13 +147,42 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
 
-  const overhead = await measureOverhead({
-    github,
-    privateKey: keys.privateKey,
-    secret: SECRET,
-    redisUrl: REDIS_URL,
-    runs: OVERHEAD_RUNS,
-  });
+  const settings = [
+    {
+      name: 'test Octokit (no write spacing), instant LLM',
+      productionOctokit: false,
+      llmDelayMs: 0,
+      runs: OVERHEAD_RUNS,
+      warmup: 3,
+    },
+    {
+      name: "Probot's production Octokit (writes ≥ 1 s apart per installation), instant LLM",
+      productionOctokit: true,
+      llmDelayMs: 0,
+      runs: OVERHEAD_PROD_RUNS,
+      warmup: 1,
+    },
+    {
+      name: "Probot's production Octokit, LLM answering in 1.5 s",
+      productionOctokit: true,
+      llmDelayMs: 1500,
+      runs: OVERHEAD_PROD_RUNS,
+      warmup: 1,
+    },
+  ];
+  const overhead: { name: string; samples: OverheadSample[] }[] = [];
+  for (const setting of settings) {
+    overhead.push({
+      name: setting.name,
+      samples: await measureOverhead({
+        github,
+        privateKey: keys.privateKey,
+        secret: SECRET,
+        redisUrl: REDIS_URL,
+        ...setting,
+      }),
+    });
+  }
   await github.close();
 
   const f = (n: number, d = 1): string => n.toFixed(d);
@@ -169,18 +201,76 @@ async function main(): Promise<void> {
       `| ${app} | ${c} | ${f(r.rps, 0)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} | ${r.non2xx + r.socketErrors} | ${ok ?? '—'} | ${jobs ?? '—'} | ${lost ?? '—'} |`,
     );
   }
+  const p = (xs: number[], q: number): string => f(percentile(xs, q), 0);
   console.log(
-    `\nPipeline overhead, webhook → PR request, ${overhead.length} sequential runs with the TEST stage processors ` +
-      `(instant stages, no LLM, no validation; throttling off as against the fake GitHub): ` +
-      `p50 ${f(percentile(overhead, 50))} ms, p90 ${f(percentile(overhead, 90))} ms, max ${f(Math.max(...overhead))} ms\n`,
+    '\nPer-issue pipeline overhead: the real pipeline in-process (scripted LLM, fake GitHub, local bare ' +
+      'repository, validation `node test.js` sandboxed), one run at a time, warm workspace. ' +
+      'overhead = webhook → PR request − LLM answer time − validation time (ms)\n',
   );
+  console.log(
+    '| setting | runs | total p50 | LLM p50 | validation p50 | overhead p50 | overhead p90 | overhead max |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const { name, samples } of overhead) {
+    const col = (k: keyof OverheadSample): number[] => samples.map((x) => x[k] as number);
+    console.log(
+      `| ${name} | ${samples.length} | ${p(col('totalMs'), 50)} | ${p(col('llmMs'), 50)} | ` +
+        `${p(col('validationMs'), 50)} | ${p(col('overheadMs'), 50)} | ${p(col('overheadMs'), 90)} | ` +
+        `${f(Math.max(...col('overheadMs')), 0)} |`,
+    );
+  }
+  const main = overhead[0]!.samples;
+  console.log(
+    `\nWhere the time goes in the first setting (p50 ms; a stage's run includes its LLM and validation time)\n`,
+  );
+  console.log('| step | p50 ms |');
+  console.log('| --- | ---: |');
+  console.log(
+    `| webhook → triage job queued | ${p(
+      main.map((x) => x.intakeMs),
+      50,
+    )} |`,
+  );
+  for (const stage of STAGES) {
+    console.log(
+      `| ${stage}: waiting in queue | ${p(
+        main.map((x) => x.waitMs[stage]),
+        50,
+      )} |`,
+    );
+    console.log(
+      `| ${stage}: running${stage === 'pr' ? ' (until the PR request)' : ''} | ${p(
+        main.map((x) => x.runMs[stage]),
+        50,
+      )} |`,
+    );
+  }
+  console.log('');
   const top = LEVELS.at(-1)!;
   const ours = rows.find((row) => row.app === 'autofix serve' && row.c === top)!;
   const theirs = rows.find((row) => row.app === 'probot (bare)' && row.c === top)!;
   const lost = rows.reduce((sum, row) => sum + (row.lost ?? 0), 0);
   console.log(
     `SUMMARY webhooks rps=${f(ours.r.rps, 0)} ratio_vs_probot=${f(ours.r.rps / theirs.r.rps, 2)} ` +
-      `p99_ms=${f(ours.r.p99Ms, 2)} lost=${lost} overhead_p50_ms=${f(percentile(overhead, 50))}`,
+      `p99_ms=${f(ours.r.p99Ms, 2)} lost=${lost} ` +
+      `overhead_p50_ms=${f(
+        percentile(
+          main.map((x) => x.overheadMs),
+          50,
+        ),
+      )} ` +
+      `overhead_prod_p50_ms=${f(
+        percentile(
+          overhead[1]!.samples.map((x) => x.overheadMs),
+          50,
+        ),
+      )} ` +
+      `overhead_prod_llm1500_p50_ms=${f(
+        percentile(
+          overhead[2]!.samples.map((x) => x.overheadMs),
+          50,
+        ),
+      )}`,
   );
 }
 

@@ -1,18 +1,40 @@
 /**
- * Per-issue pipeline overhead: time from the signed webhook to the PR request at (fake) GitHub,
- * run by run, with workers in-process. Uses the test stage processors (instant, no LLM, no
- * validation) until the real pipeline is wired, so the whole time is overhead: intake, queue hops,
- * token minting, status comment edits, reactions.
+ * Per-issue pipeline overhead: the real app in-process (webhook intake, BullMQ chain, the real
+ * triage/plan/code/pr stage processors, git against a local bare repository, validation under the
+ * sandbox) driven by a signed `issues.labeled` per run, the LLM a scripted OpenAI-compatible
+ * server, GitHub the fake one. One run at a time on a warm workspace (the first runs, which create
+ * the mirror and warm the JIT, are not counted).
+ *
+ * overhead = (PR request at GitHub − webhook sent) − time the LLM server spent answering − the
+ * validation commands' own durations. Everything else counts: intake, queue hops, token minting,
+ * workspace open/recycle, context building, diff application, `git apply --check`, commit, push,
+ * status comment edits, reactions.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createRedactor } from '../../src/artifacts/redact.js';
+import { readSettings } from '../../src/config/env.js';
 import { createLogger } from '../../src/logger.js';
+import { createRunFailedHook, createStageProcessors } from '../../src/pipeline/app-stages.js';
+import type { CodeOutput } from '../../src/pipeline/app/code-output.js';
 import { createMetrics } from '../../src/queue/metrics.js';
+import { STAGES, type RunJobData, type StageName } from '../../src/queue/types.js';
 import { startAutofix } from '../../src/server/start-autofix.js';
 import type { FakeGitHub } from '../../test/helpers/fake-github.js';
+import { startFakeLlmServer } from '../../test/helpers/fake-llm-server.js';
 import { testOctokit } from '../../test/helpers/github-client.js';
-import { createTestStages } from '../../test/helpers/test-stages.js';
+import {
+  createSampleRepo,
+  FIX_DIFF,
+  PLAN,
+  PR_SUMMARY,
+  TRIAGE,
+} from '../../test/helpers/sample-repo.js';
 import { deliver, labeledPayload } from '../../test/helpers/webhooks.js';
 
 export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
@@ -26,67 +48,175 @@ export async function deleteKeys(redisUrl: string, prefix: string): Promise<void
   redis.disconnect();
 }
 
-async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
+async function until<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('overhead run timed out');
-    await new Promise((r) => setTimeout(r, 1));
+    if (Date.now() > deadline) throw new Error(`overhead run: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
   }
 }
 
-export async function measureOverhead(options: {
+export interface OverheadSample {
+  totalMs: number;
+  llmMs: number;
+  validationMs: number;
+  overheadMs: number;
+  /** Webhook sent → the triage job was created (intake). */
+  intakeMs: number;
+  /** Per stage: waiting in its queue, and running (LLM and validation included). */
+  waitMs: Record<StageName, number>;
+  runMs: Record<StageName, number>;
+}
+
+export interface OverheadOptions {
   github: FakeGitHub;
   privateKey: string;
   secret: string;
   redisUrl: string;
   runs: number;
-}): Promise<number[]> {
+  /** Probot's production Octokit (write throttling + retries) instead of the test one. */
+  productionOctokit: boolean;
+  /** How long the scripted LLM takes per answer. */
+  llmDelayMs: number;
+  warmup?: number;
+}
+
+const TITLE = 'add() returns the wrong result';
+
+export async function measureOverhead(options: OverheadOptions): Promise<OverheadSample[]> {
   const { github } = options;
+  const warmup = options.warmup ?? 3;
   const prefix = `autofix-bench-overhead-${randomUUID().slice(0, 8)}`;
+  const llm = await startFakeLlmServer();
+  const sample = createSampleRepo();
+  const bare = join(sample.root, 'remote.git');
+  execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
+  const workdir = mkdtempSync(join(tmpdir(), 'autofix-bench-overhead-'));
+  github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nsandbox: auto\n');
+  const settings = readSettings({
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: 'sk-bench-overhead-0000000000000000',
+    AUTOFIX_WORKDIR: workdir,
+    AUTOFIX_MODEL: 'scripted',
+  });
+  const log = createLogger({ level: 'silent' });
+  const redact = createRedactor();
+  const metrics = createMetrics();
+  const deps = { settings, log, metrics, redact };
   const app = await startAutofix({
     github: {
       appId: '1',
       privateKey: options.privateKey,
       webhookSecret: options.secret,
       apiUrl: github.apiUrl,
-      Octokit: testOctokit(),
+      ...(options.productionOctokit ? {} : { Octokit: testOctokit() }),
     },
     redisUrl: options.redisUrl,
     prefix,
     host: '127.0.0.1',
     port: 0,
-    log: createLogger({ level: 'silent' }),
-    redact: createRedactor(),
-    metrics: createMetrics(),
-    workers: { processors: createTestStages().processors },
+    log,
+    redact,
+    metrics,
+    // No installation rate limit (a deliberate brake, not overhead): runs follow each other.
+    workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
   });
-  const samples: number[] = [];
+  const queues = Object.fromEntries(
+    STAGES.map((s) => [
+      s,
+      new Queue<RunJobData>(s, { connection: { url: options.redisUrl }, prefix }),
+    ]),
+  ) as Record<StageName, Queue<RunJobData>>;
+  const samples: OverheadSample[] = [];
+  const base = 700_000 + Math.floor(Math.random() * 100_000) * 10;
   try {
-    for (let i = 0; i < options.runs + 3; i++) {
-      const issue = 900_000 + i;
-      const branch = `autofix/fix/${issue}-test`;
+    for (let i = 0; i < options.runs + warmup; i++) {
+      const issue = base + i;
+      const branch = `autofix/fix/${issue}-add-returns-the-wrong-result`;
+      const delayMs = options.llmDelayMs;
+      const firstLlm = llm.chatRequests().length;
+      llm.enqueue(
+        { content: JSON.stringify(TRIAGE), delayMs },
+        { content: JSON.stringify(PLAN), delayMs },
+        { content: FIX_DIFF, delayMs },
+        { content: JSON.stringify(PR_SUMMARY), delayMs },
+      );
       const sent = performance.timeOrigin + performance.now();
-      await deliver(app.url, {
+      const res = await deliver(app.url, {
         event: 'issues',
-        payload: labeledPayload({ issueNumber: issue }),
+        payload: labeledPayload({ issueNumber: issue, title: TITLE, cloneUrl: bare }),
         secret: options.secret,
       });
+      if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text}`);
       const pr = await until(
         () =>
           github
             .calls('POST', /\/pulls$/)
             .find((r) => (r.body as { head?: string }).head === branch),
-        20_000,
+        60_000,
+        `the PR of issue ${issue}`,
       );
-      // Let the run finish (🚀) before the next one, so runs do not overlap.
-      await until(() => github.calls('POST', new RegExp(`/issues/${issue}/reactions$`))[1], 20_000);
-      if (i >= 3) samples.push(pr.at - sent); // the first runs warm the JIT and caches
+      // Let the run end (🚀) before the next one, so runs do not overlap.
+      await until(
+        () =>
+          github
+            .calls('POST', new RegExp(`/issues/${issue}/reactions$`))
+            .find((r) => (r.body as { content?: string }).content === 'rocket'),
+        60_000,
+        `the end of issue ${issue}`,
+      );
+      if (i < warmup) continue;
+      const calls = llm.chatRequests().slice(firstLlm);
+      const llmMs = calls.reduce(
+        (sum, r) => sum + ((r.respondedAt ?? r.receivedAt) - r.receivedAt),
+        0,
+      );
+      const jobs = await runJobs(queues, issue);
+      const code = jobs.pr.data.outputs.code as CodeOutput;
+      const validationMs = code.code.validation.reduce((sum, v) => sum + v.duration_ms, 0);
+      const totalMs = pr.at - sent;
+      samples.push({
+        totalMs,
+        llmMs,
+        validationMs,
+        overheadMs: totalMs - llmMs - validationMs,
+        intakeMs: jobs.triage.timestamp - sent,
+        waitMs: perStage((s) => (jobs[s].processedOn ?? 0) - jobs[s].timestamp),
+        runMs: perStage((s) => (jobs[s].finishedOn ?? pr.at) - (jobs[s].processedOn ?? 0)),
+      });
     }
   } finally {
-    await app.stop(5000);
+    await app.stop(10_000);
+    await Promise.all(STAGES.map((s) => queues[s].close()));
+    await llm.close();
     await deleteKeys(options.redisUrl, prefix);
+    sample.cleanup();
+    rmSync(workdir, { recursive: true, force: true });
   }
   return samples;
+}
+
+function perStage(f: (stage: StageName) => number): Record<StageName, number> {
+  return Object.fromEntries(STAGES.map((s) => [s, f(s)])) as Record<StageName, number>;
+}
+
+/** The run's four jobs, found through its triage job (job ids are `<runId>-<stage>`). */
+async function runJobs(
+  queues: Record<StageName, Queue<RunJobData>>,
+  issue: number,
+): Promise<Record<StageName, Job<RunJobData>>> {
+  const triage = (await queues.triage.getJobs(['completed'])).find(
+    (j) => j.data.issue.number === issue,
+  );
+  if (!triage) throw new Error(`no triage job for issue ${issue}`);
+  const entries = await Promise.all(
+    STAGES.map(async (s) => {
+      const job = await queues[s].getJob(`${triage.data.runId}-${s}`);
+      if (!job) throw new Error(`no ${s} job for issue ${issue}`);
+      return [s, job] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<StageName, Job<RunJobData>>;
 }

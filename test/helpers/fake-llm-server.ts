@@ -39,6 +39,8 @@ export interface RecordedRequest {
   /** Parsed JSON for chat requests; undefined otherwise. */
   body: ChatCompletionBody;
   receivedAt: number;
+  /** When the answer (or the dropped connection) left, epoch ms: the LLM's own time is the difference. */
+  respondedAt?: number;
 }
 
 export interface Usage {
@@ -177,6 +179,7 @@ export async function startFakeLlmServer(
           receivedAt: Date.now(),
         };
         requests.push(record);
+        res.on('close', () => (record.respondedAt = Date.now()));
 
         if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
           return sendJson(res, 401, {
