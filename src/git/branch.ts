@@ -19,6 +19,22 @@ export interface PrepareBranchOptions {
   name: string;
   issue: number;
   identity: GitIdentity;
+  /** Only reuse: the branch must already exist (a feedback commit on the bot's pull request). */
+  mustExist?: boolean;
+}
+
+/** The remote tip of a bot branch; STALE_CONTEXT when it is gone and `required`. */
+async function remoteTip(ws: Workspace, name: string, required: boolean): Promise<string | null> {
+  assertBotBranch(name, ws.branchPrefix);
+  const sha = await revParse(ws.mirrorDir, `refs/remotes/origin/${name}`);
+  if (!sha && required) {
+    throw new AutofixError(
+      'STALE_CONTEXT',
+      `branch ${name} no longer exists on the remote (was the pull request merged or closed?)`,
+      { details: { branch: name }, recoverable: false },
+    );
+  }
+  return sha;
 }
 
 async function whyNotOurs(
@@ -57,8 +73,7 @@ export async function prepareBranch(
   ws: Workspace,
   options: PrepareBranchOptions,
 ): Promise<BranchState> {
-  assertBotBranch(options.name, ws.branchPrefix);
-  const remoteSha = await revParse(ws.mirrorDir, `refs/remotes/origin/${options.name}`);
+  const remoteSha = await remoteTip(ws, options.name, options.mustExist ?? false);
   if (remoteSha) {
     const why = await whyNotOurs(ws, remoteSha, options.issue, options.identity);
     if (why) {
@@ -98,16 +113,7 @@ export async function prepareBranch(
  * Detaches the worktree at the remote tip of an existing branch, for stages that read the code a
  * pull request already has (feedback runs plan against the PR, not against the base branch).
  */
-export async function checkoutBranchTip(ws: Workspace, name: string): Promise<string> {
-  assertBotBranch(name, ws.branchPrefix);
-  const sha = await revParse(ws.mirrorDir, `refs/remotes/origin/${name}`);
-  if (!sha) {
-    throw new AutofixError(
-      'STALE_CONTEXT',
-      `branch ${name} no longer exists on the remote (was the pull request merged or closed?)`,
-      { details: { branch: name }, recoverable: false },
-    );
-  }
-  await worktreeGit(ws, ['checkout', '--quiet', '--detach', sha]);
-  return sha;
+export async function checkoutBranchTip(ws: Workspace, name: string): Promise<void> {
+  const sha = await remoteTip(ws, name, true);
+  await worktreeGit(ws, ['checkout', '--quiet', '--detach', sha!]);
 }

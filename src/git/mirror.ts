@@ -97,13 +97,14 @@ export async function updateMirror(dir: string, options: MirrorOptions): Promise
   assertNoCredentials(options.remoteUrl);
   await initMirror(dir);
   const pinned = options.pinnedBase;
-  const skipFetch =
-    pinned !== undefined &&
-    options.fetch === 'if-missing' &&
-    (await revParse(dir, pinned)) !== null;
-  if (!skipFetch) await fetchMirror(dir, options);
-  if (pinned !== undefined) {
-    const sha = await revParse(dir, pinned);
+  if (pinned === undefined) {
+    await fetchMirror(dir, options);
+  } else {
+    let sha = options.fetch === 'if-missing' ? await revParse(dir, pinned) : null;
+    if (!sha) {
+      await fetchMirror(dir, options);
+      sha = await revParse(dir, pinned);
+    }
     if (!sha) {
       throw new AutofixError(
         'STALE_CONTEXT',

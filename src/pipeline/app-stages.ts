@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { secretLocations } from '../config/secret-locations.js';
 import type { FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
-import { AutofixError } from '../errors.js';
 import { prepareBranch } from '../git/branch.js';
 import { DEFAULT_BOT_IDENTITY } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
@@ -115,14 +114,8 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             name: plan.branch_name,
             issue: issue.number,
             identity: DEFAULT_BOT_IDENTITY,
+            mustExist: job.trigger.kind === 'pr-feedback',
           });
-          if (job.trigger.kind === 'pr-feedback' && branch.remoteShaBefore === null) {
-            throw new AutofixError(
-              'STALE_CONTEXT',
-              `branch ${branch.name} of pull request #${job.trigger.prNumber} no longer exists on the remote`,
-              { details: { branch: branch.name }, recoverable: false },
-            );
-          }
           const codeWs = createCodeWorkspace(ws, job.config, {
             hiddenPaths: secretLocations(deps.settings),
             redact: deps.redact,

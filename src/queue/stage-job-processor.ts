@@ -4,14 +4,14 @@
  * through classifyError, and hands a job interrupted by shutdown back to the queue untouched.
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { InstallationClient } from '../github/installation-auth.js';
 import { addReaction } from '../github/reactions.js';
+import type { StatusComment } from '../github/status-comment.js';
+import type { Logger } from '../logger.js';
 import { classifyError } from './classify-error.js';
 import { failRun, finishRun, statusCommentFor } from './end-run.js';
 import { jobIdFor, nextStage, reactionTargetOf, repoOf } from './run-addressing.js';
 import { runKeyOf } from './run-registry.js';
-import type { InstallationClient } from '../github/installation-auth.js';
-import type { StatusComment } from '../github/status-comment.js';
-import type { Logger } from '../logger.js';
 import type { StageRuntime } from './stage-runtime.js';
 import type { RunJobData, StageContext, StageName, StageOutcome } from './types.js';
 

@@ -36,6 +36,15 @@ describe('branch and commit', () => {
   };
   const branch = { name: 'autofix/fix/42-wrong-answer', issue: 42, identity: DEFAULT_BOT_IDENTITY };
 
+  it('refuses a feedback commit when the bot branch is gone, leaving the worktree at the base', async () => {
+    const ws = await workspace('j-gone');
+    const refused = prepareBranch(ws, { ...branch, mustExist: true });
+    await expect(refused).rejects.toMatchObject({ code: 'STALE_CONTEXT' });
+    await expect(refused).rejects.toThrow(`branch ${branch.name} no longer exists on the remote`);
+    expect(ws.branch).toBeNull();
+    expect(git(ws.worktree, ['rev-parse', 'HEAD'])).toBe(ws.base_commit);
+  });
+
   it('commits with a validated message, sign-off, bot identity and the issue trailer', async () => {
     const ws = await workspace('j1');
     await prepareBranch(ws, branch);
