@@ -5,12 +5,19 @@
  * fetch far smaller than a full clone. The remote URL is passed per command (never stored, so
  * never with credentials). Housekeeping (`git gc --auto`) runs in the foreground under the lock,
  * never detached in the background where it could race another job.
+ *
+ * Repository code must never be able to leave something in a mirror that our own git would run
+ * (issue #11): the bot writes the mirror's whole config itself, and `scrubMirror` puts it back
+ * before each job.
  */
 import { access, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutofixError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { withFileLock } from './file-lock.js';
 import { revParse, runGit } from './run-git.js';
+import { scrubMirror } from './scrub-mirror.js';
+import { writeMirrorConfig } from './write-mirror-config.js';
 
 export interface MirrorOptions {
   workdir: string;
@@ -28,6 +35,8 @@ export interface MirrorOptions {
    */
   pinnedBase?: string;
   fetch?: 'always' | 'if-missing';
+  /** Told when the mirror had to be restored (see scrub-mirror.ts). */
+  logger?: Logger;
 }
 
 /** `git gc --auto` per mirror at most this often per process: it is a process spawn per job. */
@@ -68,14 +77,9 @@ async function initMirror(dir: string): Promise<void> {
   const ready = join(dir, 'autofix-ready');
   if (await exists(ready)) return;
   await rm(dir, { recursive: true, force: true });
-  await runGit(['init', '--quiet', '--bare', dir], { cwd: '/' });
-  for (const [key, value] of [
-    ['gc.autoDetach', 'false'],
-    ['core.logAllRefUpdates', 'false'],
-    ['fetch.writeCommitGraph', 'true'],
-  ] as const) {
-    await runGit(['config', key, value], { cwd: dir });
-  }
+  // No templates: no sample hooks, nothing but what git needs.
+  await runGit(['init', '--quiet', '--bare', '--template=', dir], { cwd: '/' });
+  await writeMirrorConfig(dir);
   await writeFile(ready, '');
 }
 
@@ -96,6 +100,7 @@ export function withMirrorLock<T>(
 export async function updateMirror(dir: string, options: MirrorOptions): Promise<string> {
   assertNoCredentials(options.remoteUrl);
   await initMirror(dir);
+  await scrubMirror(dir, options.logger);
   const pinned = options.pinnedBase;
   if (pinned === undefined) {
     await fetchMirror(dir, options);
@@ -136,6 +141,9 @@ async function fetchMirror(dir: string, options: MirrorOptions): Promise<void> {
       '--no-tags',
       '--no-write-fetch-head',
       '--no-auto-maintenance',
+      // The default, stated: a `remote.<url>.uploadpack` in the config could name a command for
+      // local remotes (scrubMirror removes it; this holds even between two scrubs).
+      '--upload-pack=git-upload-pack',
       options.remoteUrl,
       `+refs/heads/${options.baseBranch}:refs/remotes/origin/${options.baseBranch}`,
       `+refs/heads/${options.branchPrefix}*:refs/remotes/origin/${options.branchPrefix}*`,

@@ -1,6 +1,12 @@
 /**
  * Runs one git command for our own bookkeeping (not repository code: that goes through exec/).
  *
+ * Git here runs outside the sandbox, on a mirror and worktrees that repository code could have
+ * tampered with (issue #11): its environment is an allowlist with no system or global config and
+ * command-scope settings that switch off every config key that runs a program (git-env.ts,
+ * safe-git-config.ts); what a config can still name is scrubbed from the mirror before each job
+ * (scrub-mirror.ts).
+ *
  * Credentials travel per command as `http.extraHeader` (DESIGN.md §5.5), set through git's
  * `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` environment rather than `-c` on the
  * command line: same effect (nothing written to `.git/config` or a remote URL) but not visible
@@ -9,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { createRedactor, maskSecret, type Redactor } from '../artifacts/redact.js';
 import { AutofixError } from '../errors.js';
+import { gitEnv, tokenHeaderValue } from './git-env.js';
 
 export interface GitOptions {
   cwd: string;
@@ -16,7 +23,12 @@ export interface GitOptions {
   input?: string;
   /** Installation token for HTTPS remotes; never written to disk. */
   token?: string;
-  /** Extra environment (e.g. GIT_INDEX_FILE); the parent's environment is kept otherwise. */
+  /**
+   * Extra environment for this command: only GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
+   * GIT_LITERAL_PATHSPECS and the author/committer variables (anything else is an error). The
+   * worker's own environment is never passed on, apart from PATH, TZ, TMPDIR and the proxy and
+   * CA variables HTTPS needs.
+   */
   env?: Record<string, string>;
   /** Non-zero exit codes that are answers, not failures (e.g. 1 for `check-ignore`). */
   okCodes?: number[];
@@ -32,31 +44,9 @@ export interface GitResult {
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** Inherited variables that would point git at another repository or config. */
-const STRIPPED = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|COMMON_DIR|CONFIG.*)$/;
-
-function basicHeaderValue(token: string): string {
-  return Buffer.from(`x-access-token:${token}`).toString('base64');
-}
-
-/** Per-command git configuration for the token, as environment variables. */
-export function authEnv(token: string | undefined): Record<string, string> {
-  const pairs: [string, string][] = [
-    // Never let a credential helper store or supply anything for us.
-    ['credential.helper', ''],
-  ];
-  if (token) pairs.push(['http.extraHeader', `Authorization: Basic ${basicHeaderValue(token)}`]);
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
-  pairs.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  return env;
-}
-
 /** A redactor for git's messages: the token, its header form, and well-known token shapes. */
 export function gitRedactor(token: string | undefined): Redactor {
-  return createRedactor(token ? [token, basicHeaderValue(token)] : []);
+  return createRedactor(token ? [token, tokenHeaderValue(token)] : []);
 }
 
 /**
@@ -65,34 +55,17 @@ export function gitRedactor(token: string | undefined): Redactor {
  */
 function exactRedactor(token: string | undefined): (text: string) => string {
   if (!token) return (text) => text;
-  const values = [token, basicHeaderValue(token)];
+  const values = [token, tokenHeaderValue(token)];
   return (text) => values.reduce((out, v) => out.split(v).join(maskSecret(v)), text);
-}
-
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !STRIPPED.test(k)) env[k] = v;
-  return env;
 }
 
 export async function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
   const redact = gitRedactor(options.token);
   const redactOutput = exactRedactor(options.token);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const env = gitEnv(process.env, { extra: options.env, token: options.token });
   return new Promise<GitResult>((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd: options.cwd,
-      env: {
-        ...baseEnv(),
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_ASKPASS: 'true',
-        LC_ALL: 'C',
-        ...options.env,
-        ...authEnv(options.token),
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
