@@ -1,10 +1,13 @@
 /**
  * Secret redaction (DESIGN.md §5.6): a secret shows only as `****` plus its last two characters,
- * in every log, artifact, comment and error message.
+ * in every log, artifact, comment and error message. Its encoded forms too (issue #11: a command
+ * printed the environment base64-encoded and the PR body carried the private key): base64 at any
+ * offset and wrapping, hex, percent-encoding and a PEM key's bare body mask the whole encoded run
+ * as `****(base64 of a secret)` and the like. Each secret's forms are computed once, in `add`.
  */
-
-/** Shortest value we treat as a secret; shorter strings would redact ordinary words. */
-const MIN_SECRET_LENGTH = 6;
+import { createEncodedRunIndex } from './encoded-run-index.js';
+import { maskUrlEncoded } from './mask-url-encoded.js';
+import { LABELS, MIN_SECRET_LENGTH, secretForms } from './secret-forms.js';
 
 export function maskSecret(secret: string): string {
   return `****${secret.slice(-2)}`;
@@ -27,20 +30,48 @@ export interface Redactor {
 
 /** Builds a redactor for the given secret values plus well-known token shapes. */
 export function createRedactor(secrets: readonly (string | undefined | null)[] = []): Redactor {
-  const known = new Set<string>();
+  const registered = new Set<string>();
+  const exact = new Set<string>();
+  const decoded = new Set<string>();
+  const encoded = createEncodedRunIndex();
+  // Longest first so a secret that contains another is masked whole.
+  let exactByLength: string[] = [];
+  let decodedByLength: string[] = [];
+  let spaceInSecret = false;
+
   const add = (...values: (string | undefined | null)[]): void => {
+    let grew = false;
     for (const value of values) {
-      if (value && value.length >= MIN_SECRET_LENGTH) known.add(value);
+      if (!value || value.length < MIN_SECRET_LENGTH || registered.has(value)) continue;
+      registered.add(value);
+      const forms = secretForms(value);
+      for (const s of forms.exact) exact.add(s);
+      for (const s of forms.decoded) decoded.add(s);
+      for (const pattern of forms.encoded) encoded.add(pattern);
+      grew = true;
     }
+    if (!grew) return;
+    exactByLength = [...exact].sort((a, b) => b.length - a.length);
+    decodedByLength = [...decoded].sort((a, b) => b.length - a.length);
+    spaceInSecret = decodedByLength.some((s) => s.includes(' '));
   };
   add(...secrets);
 
+  const holdsSecret = (text: string): boolean => decodedByLength.some((s) => text.includes(s));
+
   const redact = ((text: string): string => {
     let out = text;
-    // Longest first so a secret that contains another is masked whole.
-    for (const secret of [...known].sort((a, b) => b.length - a.length)) {
+    for (const secret of exactByLength) {
       if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
     }
+    if (decodedByLength.length > 0) {
+      out = maskUrlEncoded(out, {
+        holdsSecret,
+        plusForSpace: spaceInSecret,
+        marker: `****(${LABELS.url})`,
+      });
+    }
+    out = encoded.mask(out);
     for (const pattern of TOKEN_PATTERNS) {
       out = out.replace(pattern, (match: string, prefix?: string, value?: string) =>
         typeof prefix === 'string' && typeof value === 'string'

@@ -18,6 +18,19 @@ export function fence(text: string, lang = ''): string {
   return `${ticks}${lang}\n${text.replace(/\n$/, '')}\n${ticks}`;
 }
 
+/**
+ * Inline code with a delimiter longer than any backtick run inside, so the text cannot end it
+ * early (a path or command with a backtick would otherwise spill out as live Markdown).
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r?\n/g, ' ');
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  // A space pads a leading/trailing backtick; CommonMark strips one space at each end.
+  const pad = flat.startsWith('`') || flat.endsWith('`') || /^ .*[^ ].* $/.test(flat) ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
+
 /** Keeps head and tail of a long text (GitHub refuses comments over 65,536 characters). */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -4,8 +4,17 @@
  */
 import type { ErrorCode, ErrorShape } from '../errors.js';
 import { clip, cell, fence, runMarker } from './markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from './neutralize-markdown.js';
+import type { RepoCoords } from './types.js';
 
 export interface FailureCommentInput {
+  /**
+   * The repository, its GitHub host and the run's issue: links into the repository and closing
+   * keywords for this issue stay live in the message. Without them none do.
+   */
+  repo?: RepoCoords;
+  githubHost?: string;
+  issueNumber?: number;
   runId: string;
   stage: string;
   error: ErrorShape;
@@ -42,6 +51,8 @@ export function nextStep(code: ErrorCode, command: string): string {
     case 'STALE_CONTEXT':
     case 'BRANCH_EXISTS':
       return `The default branch or the bot's branch changed while the run worked. Comment \`${command}\` to start again from the current state.`;
+    case 'SANDBOX_UNAVAILABLE':
+      return `The worker could not start the sandbox that repository commands must run in, so nothing of the repository ran. The operator of this Autofix installation must fix the worker (the reason and the fix are above), then comment \`${command}\`.`;
     case 'LLM_UNAVAILABLE':
     case 'TIMEOUT':
     case 'INTERNAL':
@@ -61,14 +72,22 @@ function excerptOf(error: ErrorShape): string | undefined {
 
 export function renderFailureComment(input: FailureCommentInput): string {
   const { error, redact } = input;
+  // Error messages can quote the LLM (an unusable answer, a plan step): shown, never acted on.
+  // Redacted first, so no wrapping can split a secret before the redactor sees it.
+  const options: NeutralizeOptions = {
+    ...(input.repo ? { owner: input.repo.owner, repo: input.repo.repo } : {}),
+    ...(input.githubHost ? { githubHost: input.githubHost } : {}),
+    ...(input.issueNumber === undefined ? {} : { issueNumber: input.issueNumber }),
+  };
   const tries = input.attempts > 1 ? ` after ${input.attempts} attempts` : '';
+  const firstLine = redact(error.message.split('\n')[0] ?? '');
   const parts = [
     runMarker(`${input.runId}:failure`),
     `### ❌ Autofix failed during the **${input.stage}** stage${tries}`,
-    `**Error:** \`${error.code}\` — ${cell(redact(error.message.split('\n')[0] ?? ''))}`,
+    `**Error:** \`${error.code}\` — ${cell(neutralizeMarkdown(firstLine, { ...options, inline: true }))}`,
   ];
   const rest = error.message.split('\n').slice(1).join('\n').trim();
-  if (rest) parts.push(redact(rest));
+  if (rest) parts.push(neutralizeMarkdown(redact(rest), options));
   parts.push(`**What you can do:** ${nextStep(error.code, input.command)}`);
   const excerpt = excerptOf(error);
   if (excerpt) {

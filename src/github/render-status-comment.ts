@@ -2,8 +2,9 @@
  * The one status comment per run (pure): stage table, risk, plan, files, validation, PR link,
  * tokens and cost. Edited in place as each stage finishes, so maintainers watch one comment.
  */
-import { cell, formatDuration, runMarker } from './markdown.js';
-import type { StageStatus, StatusFacts, ValidationRow } from './types.js';
+import { cell, codeSpan, formatDuration, runMarker } from './markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from './neutralize-markdown.js';
+import type { RepoCoords, StageStatus, StatusFacts, ValidationRow } from './types.js';
 
 export interface StatusCommentInput {
   runId: string;
@@ -12,6 +13,13 @@ export interface StatusCommentInput {
   facts: StatusFacts;
   /** The slash command, for the hints (`/autofix`). */
   command: string;
+  /**
+   * The repository, its GitHub host and the run's issue: links into the repository and closing
+   * keywords for this issue stay live in LLM text. Without them none do.
+   */
+  repo?: RepoCoords;
+  githubHost?: string;
+  issueNumber?: number;
 }
 
 const STATE_ICON: Record<StageStatus['state'], string> = {
@@ -49,7 +57,7 @@ function validationTable(rows: ValidationRow[]): string {
   if (rows.length === 0) return '_No validation commands configured._';
   const lines = rows.map((r) => {
     const result = r.timedOut ? '⏱ timed out' : r.exitCode === 0 ? '✅' : '❌';
-    return `| \`${cell(r.command)}\` | ${result} | ${r.exitCode ?? '—'} | ${formatDuration(r.durationMs)} |`;
+    return `| ${cell(codeSpan(r.command))} | ${result} | ${r.exitCode ?? '—'} | ${formatDuration(r.durationMs)} |`;
   });
   return [
     '| command | result | exit code | duration |',
@@ -66,16 +74,24 @@ function usageLine(usage: NonNullable<StatusFacts['usage']>): string {
 
 export function renderStatusComment(input: StatusCommentInput): string {
   const { facts } = input;
+  // Summary, plan steps and a stop reason can carry LLM text: shown, never acted on.
+  const options: NeutralizeOptions = {
+    inline: true,
+    ...(input.repo ? { owner: input.repo.owner, repo: input.repo.repo } : {}),
+    ...(input.githubHost ? { githubHost: input.githubHost } : {}),
+    ...(input.issueNumber === undefined ? {} : { issueNumber: input.issueNumber }),
+  };
+  const text = (s: string): string => cell(neutralizeMarkdown(s, options));
   const parts: string[] = [runMarker(input.runId), headline(facts)];
-  if (facts.outcome?.message) parts.push(cell(facts.outcome.message));
+  if (facts.outcome?.message) parts.push(text(facts.outcome.message));
   parts.push(stageTable(input.stageOrder, facts));
   if (facts.risk) {
-    parts.push(`**Risk:** ${facts.risk}${facts.summary ? ` — ${cell(facts.summary)}` : ''}`);
+    parts.push(`**Risk:** ${facts.risk}${facts.summary ? ` — ${text(facts.summary)}` : ''}`);
   } else if (facts.summary) {
-    parts.push(`**Summary:** ${cell(facts.summary)}`);
+    parts.push(`**Summary:** ${text(facts.summary)}`);
   }
   if (facts.planSteps && facts.planSteps.length > 0) {
-    parts.push('**Plan**\n\n' + facts.planSteps.map((s, i) => `${i + 1}. ${cell(s)}`).join('\n'));
+    parts.push('**Plan**\n\n' + facts.planSteps.map((s, i) => `${i + 1}. ${text(s)}`).join('\n'));
   }
   if (facts.files && facts.files.length > 0) {
     parts.push(
@@ -83,7 +99,7 @@ export function renderStatusComment(input: StatusCommentInput): string {
         [
           '| file | operation |',
           '| --- | --- |',
-          ...facts.files.map((f) => `| \`${cell(f.path)}\` | ${cell(f.operation)} |`),
+          ...facts.files.map((f) => `| ${cell(codeSpan(f.path))} | ${text(f.operation)} |`),
         ].join('\n'),
     );
   }

@@ -1,12 +1,20 @@
 /**
  * The pull-request body (DESIGN.md §3: deterministic; the LLM supplies only the summary
  * paragraph). The same text is posted by the app and written to `pull-request.md` by `autofix run`.
+ * Every LLM-written part (summary, notes, plan steps, triage summary) is neutralized: closing
+ * keywords for other issues, mentions, images, HTML and foreign links are shown, not acted on.
  */
 import type { CommandResult, Commit, FixPlan, TriageResult } from '../../contracts.js';
+import { codeSpan } from '../../github/markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from '../../github/neutralize-markdown.js';
+import type { RepoCoords } from '../../github/types.js';
 import { fence } from '../../llm/quote-untrusted.js';
 
 export interface PrBodyInput {
   issueNumber: number;
+  /** The repository and its GitHub host: LLM links into it stay live; without them none do. */
+  repo?: RepoCoords;
+  githubHost?: string;
   summary: string;
   triage: TriageResult;
   plan: FixPlan;
@@ -36,7 +44,7 @@ function validationTable(results: CommandResult[]): string {
     return '_No validation commands are configured (`validate` in `.github/autofix.yml`)._';
   const rows = results.map((r) => {
     const status = r.timed_out ? '⏱ timed out' : r.exit_code === 0 ? '✅' : '❌';
-    return `| \`${cell(r.command)}\` | ${status} | ${r.exit_code ?? '—'} | ${formatDuration(r.duration_ms)} |`;
+    return `| ${cell(codeSpan(r.command))} | ${status} | ${r.exit_code ?? '—'} | ${formatDuration(r.duration_ms)} |`;
   });
   return ['| command | result | exit code | duration |', '| --- | --- | --- | --- |', ...rows].join(
     '\n',
@@ -54,8 +62,17 @@ function clip(text: string, max: number): string {
 }
 
 export function renderPrBody(input: PrBodyInput): string {
+  const options: NeutralizeOptions = {
+    issueNumber: input.issueNumber,
+    ...(input.repo ? { owner: input.repo.owner, repo: input.repo.repo } : {}),
+    ...(input.githubHost ? { githubHost: input.githubHost } : {}),
+  };
+  const block = (text: string): string => neutralizeMarkdown(text.trim(), options).trim();
+  const line = (text: string): string =>
+    cell(neutralizeMarkdown(text, { ...options, inline: true }));
+
   const parts: string[] = [];
-  parts.push(input.summary.trim());
+  parts.push(block(input.summary));
   parts.push(`Fixes #${input.issueNumber}`);
   if (input.sandboxWarning) parts.push(`> [!WARNING]\n> ${cell(input.sandboxWarning)}`);
 
@@ -64,25 +81,25 @@ export function renderPrBody(input: PrBodyInput): string {
       [
         '| file | operation |',
         '| --- | --- |',
-        ...input.changes.map((c) => `| \`${cell(c.path)}\` | ${c.operation} |`),
+        ...input.changes.map((c) => `| ${cell(codeSpan(c.path))} | ${c.operation} |`),
       ].join('\n'),
   );
   parts.push(`### Validation\n\n${validationTable(input.validation)}`);
   parts.push(
     '### Plan\n\n' +
-      input.plan.plan_steps.map((s, i) => `${i + 1}. ${cell(s.description)}`).join('\n'),
+      input.plan.plan_steps.map((s, i) => `${i + 1}. ${line(s.description)}`).join('\n'),
   );
   parts.push(
-    `### Risk\n\n**${input.triage.risk}** (${input.triage.classification}): ${cell(input.triage.summary)}`,
+    `### Risk\n\n**${input.triage.risk}** (${input.triage.classification}): ${line(input.triage.summary)}`,
   );
   if (input.notes.length > 0) {
     parts.push(
       '### Notes from the agent\n\n' +
-        input.notes.map((n) => `> ${n.trim().replace(/\n/g, '\n> ')}`).join('\n\n'),
+        input.notes.map((n) => `> ${block(n).replace(/\n/g, '\n> ')}`).join('\n\n'),
     );
   }
 
-  const details: string[] = [`- Branch: \`${input.commit.branch}\``];
+  const details: string[] = [`- Branch: ${codeSpan(input.commit.branch)}`];
   if (input.commit.sha) details.push(`- Commit: ${input.commit.sha}`);
   if (input.runId) details.push(`- Run: \`${input.runId}\``);
   if (input.usage) {
@@ -94,7 +111,7 @@ export function renderPrBody(input: PrBodyInput): string {
     .filter((r) => r.stdout || r.stderr)
     .map(
       (r) =>
-        `**\`${cell(r.command)}\`**\n\n${fence(clip(`${r.stdout}${r.stderr ? `\n${r.stderr}` : ''}`.trim(), MAX_OUTPUT_CHARS), 'text')}`,
+        `**${codeSpan(r.command)}**\n\n${fence(clip(`${r.stdout}${r.stderr ? `\n${r.stderr}` : ''}`.trim(), MAX_OUTPUT_CHARS), 'text')}`,
     );
   parts.push(
     '<details>\n<summary>Details</summary>\n\n' +

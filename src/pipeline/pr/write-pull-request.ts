@@ -1,6 +1,7 @@
 /** PR stage: the LLM writes the summary paragraph; everything else is the deterministic template. */
 import type { Commit, FixPlan, TriageResult } from '../../contracts.js';
 import { isAutofixError } from '../../errors.js';
+import { codeSpan } from '../../github/markdown.js';
 import { prSummarySchema } from '../../llm/schemas.js';
 import { askAgent } from '../ask-agent.js';
 import type { CodeResult } from '../code/run-code-agent.js';
@@ -16,6 +17,17 @@ export interface PullRequestInput {
   model: string;
   usage?: { totalTokens: number; costUsd?: number };
   runId?: string;
+  /**
+   * The repository's GitHub host (`github.com`, a GHE host): LLM links into the repository stay
+   * live in the body. Without it no LLM link does.
+   */
+  githubHost?: string;
+}
+
+/** `owner/name` as the app's runs carry it; a local run's directory name has no owner. */
+function repoCoords(repository: string): { owner: string; repo: string } | undefined {
+  const [owner, repo, ...rest] = repository.split('/');
+  return owner && repo && rest.length === 0 ? { owner, repo } : undefined;
 }
 
 export interface PullRequestText {
@@ -62,10 +74,13 @@ export async function writePullRequest(
   }
   const notes = [
     ...code.notes.user,
-    ...code.amendments.map((a) => `Plan amendment: \`${a.path}\` also changed: ${a.why}`),
+    ...code.amendments.map((a) => `Plan amendment: ${codeSpan(a.path)} also changed: ${a.why}`),
   ];
+  const repo = repoCoords(input.issue.repository);
   const body = renderPrBody({
     issueNumber: input.issue.number,
+    ...(repo ? { repo } : {}),
+    ...(input.githubHost ? { githubHost: input.githubHost } : {}),
     summary,
     triage: input.triage,
     plan: input.plan,

@@ -51,6 +51,29 @@ describe('renderFailureComment', () => {
     expect(body).toContain('then comment `/fixit`');
   });
 
+  it('shows LLM text quoted in the message without acting on it (issue #11)', () => {
+    const body = renderFailureComment({
+      runId: 'run-9',
+      stage: 'plan',
+      repo: { owner: 'acme', repo: 'widgets' },
+      issueNumber: 7,
+      error: {
+        code: 'LLM_OUTPUT_INVALID',
+        message:
+          'the plan is unusable: "fixes #5 @org/team"\n' +
+          '<details><summary>x</summary>\n\n![](http://evil.test/b.png) super-secret-llm-key',
+        recoverable: false,
+      },
+      attempts: 1,
+      command: '/autofix',
+      redact,
+    });
+    expect(body).toContain('— the plan is unusable: "`fixes #5` `@org/team`"');
+    expect(body).toContain('&lt;details>&lt;summary>x&lt;/summary>');
+    expect(body).toContain('\\![\\](`http://evil.test/b.png`) ****ey');
+    expect(body).not.toContain('super-secret-llm-key');
+  });
+
   it('has a next step for every error code', () => {
     for (const code of ERROR_CODES) expect(nextStep(code, '/autofix')).toMatch(/\/autofix|by hand/);
   });

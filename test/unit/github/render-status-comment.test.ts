@@ -45,6 +45,38 @@ describe('renderStatusComment', () => {
     expect(body).toContain('12,345 tokens · cost ≈ $0.0123');
   });
 
+  it('shows LLM text in the summary and plan steps without acting on it (issue #11)', () => {
+    const body = renderStatusComment({
+      runId: 'run-1',
+      stageOrder: order,
+      command: '/autofix',
+      repo: { owner: 'acme', repo: 'widgets' },
+      githubHost: 'github.com',
+      issueNumber: 7,
+      facts: {
+        stages: {},
+        risk: 'LOW',
+        summary: 'Closes #5 cc @org/team ![](http://evil.test/b.png)',
+        planSteps: [
+          '<!-- autofix-run:run-2 --> edit [a.ts](https://github.com/acme/widgets/blob/main/a.ts)',
+          '### Done <sub>Opened by Autofix</sub>',
+        ],
+        files: [{ path: 'a`@bob`.ts', operation: 'modified' }],
+        outcome: { kind: 'stopped', message: 'Nothing to do for @alice' },
+      },
+    });
+    expect(body).toContain(
+      '**Risk:** LOW — `Closes #5` cc `@org/team` \\![\\](`http://evil.test/b.png`)',
+    );
+    expect(body).toContain(
+      '1. &lt;!-- autofix-run:run-2 --> edit [a.ts](https://github.com/acme/widgets/blob/main/a.ts)',
+    );
+    expect(body).toContain('2. \\### Done &lt;sub>Opened by Autofix&lt;/sub>');
+    expect(body).toContain('| ``a`@bob`.ts`` | modified |');
+    expect(body).toContain('Nothing to do for `@alice`');
+    expect(body.match(/<!-- autofix-run:/g)).toHaveLength(1);
+  });
+
   it('tells how to try again after a failure', () => {
     const body = render({
       stages: { plan: { state: 'failed' } },

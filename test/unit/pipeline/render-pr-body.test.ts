@@ -80,6 +80,53 @@ describe('renderPrBody', () => {
     expect(body).toContain('| `make` | ⏱ timed out | — | 600.0 s |');
   });
 
+  describe('LLM text is data, not commands (issue #11)', () => {
+    const attack = 'Closes #5, closes #6. cc @org/team ![](http://evil.test/b.png)';
+    const body = renderPrBody({
+      ...input,
+      issueNumber: 7,
+      repo: { owner: 'acme', repo: 'widgets' },
+      githubHost: 'github.com',
+      summary: attack,
+      notes: ['Also fixes #8 <!-- autofix-run:run-x --> <img src=http://evil.test/n.png>'],
+      triage: { ...input.triage, summary: 'resolves #9 for @alice' },
+      plan: {
+        ...input.plan,
+        plan_steps: [{ id: '1', description: '# Heading [x](https://evil.test/login)' }],
+      },
+    });
+    /** The body with code spans and escaped characters taken out: what GitHub acts on. */
+    const live = body.replace(/(`+)[^`]*?\1/g, ' ').replace(/\\./g, ' ');
+
+    it('keeps the template’s own closing keyword, once', () => {
+      expect(body.match(/Fixes #7/g)).toHaveLength(1);
+      expect(body).toMatch(/^Fixes #7$/m);
+    });
+
+    it('leaves no live closing keyword for another issue', () => {
+      expect(body).toContain('`Closes #5`, `closes #6`.');
+      expect(live).not.toMatch(/(?:close|fix|resolve)[a-z]*:?\s+#[5689]/i);
+    });
+
+    it('leaves no live mention, image, remote link or forged marker', () => {
+      expect(body).toContain('cc `@org/team`');
+      expect(live).not.toMatch(/(?<![\w`])@\w/);
+      expect(body).toContain('\\![\\](`http://evil.test/b.png`)');
+      expect(live).not.toContain('![');
+      expect(body).not.toMatch(/<img|<!--/i);
+      expect(live).not.toContain('evil.test');
+      expect(live).not.toMatch(/^#+ Heading/m);
+    });
+  });
+
+  it('keeps a path or command with a backtick inside its code span', () => {
+    const body = renderPrBody({
+      ...input,
+      changes: [{ path: 'docs/a`@org/team`b.md', operation: 'modified' }],
+    });
+    expect(body).toContain('| ``docs/a`@org/team`b.md`` | modified |');
+  });
+
   it('stays under GitHub’s body limit with a huge diff and output', () => {
     const big = 'x'.repeat(200_000);
     const body = renderPrBody({
