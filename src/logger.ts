@@ -15,6 +15,22 @@ export interface Logger {
   child(bindings: Record<string, unknown>): Logger;
 }
 
+/**
+ * Request and response headers that carry credentials: Probot's HTTP logger (pino-http) records
+ * every request's headers, so the dashboard's basic-auth password, cookies and webhook signatures
+ * would be written at the default level. Censored by key, whatever their value (a wrong password
+ * is not a known secret, and its base64 form matches no pattern). `*` is the top-level key:
+ * `req`, `res`, or anything else that logs a headers object.
+ */
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-hub-signature',
+  'x-hub-signature-256',
+].map((name) => `*.headers["${name}"]`);
+
 export function createLogger(
   options: { level?: string; redact?: Redactor; destination?: NodeJS.WritableStream } = {},
 ): Logger {
@@ -22,6 +38,7 @@ export function createLogger(
   return pino(
     {
       level: options.level ?? 'info',
+      redact: { paths: CREDENTIAL_HEADERS, censor: '[redacted]' },
       hooks: redact
         ? {
             // One place where every log line passes: redact the serialised line's strings.

@@ -1,6 +1,8 @@
 /**
  * Startup check: Redis must answer, and must not evict keys (BullMQ loses jobs under any
- * eviction policy other than `noeviction`).
+ * eviction policy other than `noeviction`). Also finds out whether Redis answers a client that
+ * sends no password: the queues hold issue text and run state, and whoever can reach the port
+ * could read them or queue work of their own.
  */
 import { Redis } from 'ioredis';
 import { AutofixError } from '../errors.js';
@@ -8,6 +10,44 @@ import { AutofixError } from '../errors.js';
 export interface RedisCheck {
   version: string;
   maxmemoryPolicy: string;
+  /** Redis answered PING on a connection that sent no credentials (no requirepass, open ACL). */
+  acceptsAnonymous: boolean;
+}
+
+/**
+ * A second connection to the same server without the URL's credentials: the URL may carry a
+ * password that Redis does not ask for. Only a PONG counts as open; NOAUTH (or any failure)
+ * does not.
+ */
+async function answersAnonymous(url: string, timeoutMs: number): Promise<boolean> {
+  // ioredis lets the URL's credentials win over options: take them out of the URL itself.
+  let anonymous: URL;
+  try {
+    anonymous = new URL(url);
+  } catch {
+    return false;
+  }
+  anonymous.username = '';
+  anonymous.password = '';
+  anonymous.pathname = '';
+  for (const key of ['username', 'password', 'db']) anonymous.searchParams.delete(key);
+  const redis = new Redis(anonymous.toString(), {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+    enableReadyCheck: false,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Strips a password from a Redis URL before it goes into a message. */
@@ -47,7 +87,7 @@ export async function checkRedis(url: string, timeoutMs = 3000): Promise<RedisCh
         { recoverable: false },
       );
     }
-    return { version, maxmemoryPolicy };
+    return { version, maxmemoryPolicy, acceptsAnonymous: await answersAnonymous(url, timeoutMs) };
   } catch (err) {
     if (err instanceof AutofixError) throw err;
     throw new AutofixError(

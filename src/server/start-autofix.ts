@@ -17,6 +17,8 @@ import { adminQueues } from './admin-queues.js';
 import { healthz } from './healthz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { freePort } from './free-port.js';
+import { limitWebhookBody } from './limit-webhook-body.js';
+import { logRedisCheck } from './log-redis-check.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
 import { startWorkers, type WorkerSettings } from './worker-runtime.js';
@@ -40,6 +42,8 @@ export interface AutofixServerOptions {
   permissionCacheMs?: number;
   /** Stage workers in this process; undefined = webhooks only (`--no-workers`). */
   workers?: WorkerSettings;
+  /** Largest webhook body read; larger ones get 413 (default 25 MB, GitHub's own cap). */
+  maxWebhookBytes?: number;
 }
 
 export interface AutofixServer {
@@ -58,9 +62,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     prefix: options.prefix,
     ...(options.retry ? { retry: options.retry } : {}),
   });
-  log.info(
-    `Redis ${backend.check.version} reachable (maxmemory-policy=${backend.check.maxmemoryPolicy})`,
-  );
+  logRedisCheck(backend.check, options.redisUrl, log);
   const ProbotWithDefaults = probotClass(options.github, log);
   const handlers: HttpHandler[] = [healthz, metricsEndpoint(metrics.registry)];
   const admin = adminQueues({
@@ -74,7 +76,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     host: options.host,
     port: options.port === 0 ? await freePort(options.host) : options.port,
     log: log as never,
-    Probot: ProbotWithDefaults,
+    Probot: limitWebhookBody(ProbotWithDefaults, options.maxWebhookBytes),
   });
   await server.load(
     createApp({

@@ -10,6 +10,7 @@ import type { AppMetrics } from '../queue/metrics.js';
 import type { RetryPolicy } from '../queue/stage-queues.js';
 import type { WorkerPool } from '../queue/worker-pool.js';
 import { healthz } from './healthz.js';
+import { logRedisCheck } from './log-redis-check.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
@@ -54,9 +55,7 @@ export async function startWorkerProcess(options: {
     prefix: options.prefix,
     ...(options.retry ? { retry: options.retry } : {}),
   });
-  log.info(
-    `Redis ${backend.check.version} reachable (maxmemory-policy=${backend.check.maxmemoryPolicy})`,
-  );
+  logRedisCheck(backend.check, options.redisUrl, log);
   const ProbotWithDefaults = probotClass(options.github, log);
   const pool = startWorkers({
     backend,

@@ -9,6 +9,7 @@ interface ComposeService {
   command?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
+  healthcheck?: { test?: string[] };
 }
 
 const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8')) as {
@@ -37,14 +38,30 @@ describe('docker-compose.yml', () => {
     expect(compose.services.worker!.volumes).toContain('workspaces:/var/lib/autofix');
     expect(compose.volumes).toHaveProperty('workspaces');
     for (const name of ['app', 'worker']) {
-      expect(compose.services[name]!.environment?.REDIS_URL).toBe('redis://redis:6379');
+      expect(compose.services[name]!.environment?.REDIS_URL).toMatch(/@redis:6379$/);
+    }
+  });
+
+  it('runs Redis with a password from the environment, which REDIS_URL and the healthcheck carry', () => {
+    const redis = compose.services.redis!;
+    const required = '${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}';
+    // `:?` makes compose refuse to start without the variable instead of using an empty password.
+    expect(redis.command!.join(' ')).toContain(`--requirepass ${required}`);
+    expect(redis.environment?.REDISCLI_AUTH).toBe(required);
+    expect(redis.healthcheck?.test?.join(' ')).toMatch(/redis-cli ping/);
+    for (const name of ['app', 'worker']) {
+      const url = compose.services[name]!.environment?.REDIS_URL;
+      expect(url).toBe(`redis://:${required}@redis:6379`);
     }
   });
 
   it('bakes no secret into the compose file', () => {
     for (const service of Object.values(compose.services)) {
-      for (const key of Object.keys(service.environment ?? {})) {
+      for (const [key, value] of Object.entries(service.environment ?? {})) {
         expect(key).not.toMatch(/PRIVATE_KEY|WEBHOOK_SECRET|OPENAI_API_KEY|ADMIN_PASSWORD|TOKEN/);
+        // A password only ever arrives through a variable, never as a literal.
+        const literal = String(value).replace(/\$\{[A-Z_]+(:\?[^}]*)?\}/g, '');
+        expect(literal).not.toMatch(/:\/\/[^@/]*:[^@/]+@/);
       }
     }
   });
