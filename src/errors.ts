@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'BUDGET_EXCEEDED',
   'RISK_TOO_HIGH',
   'TIMEOUT',
+  'SANDBOX_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

@@ -61,7 +61,35 @@ const envSchema = z.object({
   PORT: port,
   HOST: optionalString,
   ADMIN_PASSWORD: optionalString,
+  AUTOFIX_SANDBOX: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['bwrap', 'none'], {
+        error: 'must be bwrap (the default: repository code runs sandboxed) or none',
+      })
+      .optional(),
+  ),
+  AUTOFIX_NETWORK_ALLOW: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => splitList(v).every((h) => HOST_PATTERN.test(h)), {
+        message: 'must be host names (`*.example.com` and `:port` allowed), separated by commas',
+      })
+      .optional(),
+  ),
 });
+
+/** A host name, `*.` wildcard and `:port` allowed (egress allowlists). */
+export const HOST_PATTERN =
+  /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/;
+
+function splitList(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
 
 export interface Settings {
   appId?: string;
@@ -80,6 +108,13 @@ export interface Settings {
   port: number;
   host?: string;
   adminPassword?: string;
+  /**
+   * How repository commands are isolated (`AUTOFIX_SANDBOX`): `bwrap` unless the operator typed
+   * `none`. A repository's config cannot lower it.
+   */
+  sandbox: 'bwrap' | 'none';
+  /** `AUTOFIX_NETWORK_ALLOW`: hosts `setup` may reach besides the defaults, even private ones. */
+  networkAllow: string[];
   /** Every secret value, for the redactor. */
   secrets: string[];
 }
@@ -148,9 +183,15 @@ export function readSettings(env: Record<string, string | undefined> = process.e
     workdir: e.AUTOFIX_WORKDIR ?? join(homedir(), '.autofix'),
     logLevel: e.LOG_LEVEL ?? DEFAULTS.logLevel,
     port: e.PORT ?? DEFAULTS.port,
-    secrets: [privateKey, e.WEBHOOK_SECRET, e.OPENAI_API_KEY, e.ADMIN_PASSWORD].filter(
-      (s): s is string => typeof s === 'string' && s.length > 0,
-    ),
+    sandbox: e.AUTOFIX_SANDBOX ?? 'bwrap',
+    networkAllow: e.AUTOFIX_NETWORK_ALLOW ? splitList(e.AUTOFIX_NETWORK_ALLOW) : [],
+    secrets: [
+      privateKey,
+      e.WEBHOOK_SECRET,
+      e.OPENAI_API_KEY,
+      e.ADMIN_PASSWORD,
+      redisPassword(e.REDIS_URL),
+    ].filter((s): s is string => typeof s === 'string' && s.length > 0),
   };
   if (e.APP_ID) settings.appId = e.APP_ID;
   if (privateKey) settings.privateKey = privateKey;
@@ -162,6 +203,27 @@ export function readSettings(env: Record<string, string | undefined> = process.e
   if (e.HOST) settings.host = e.HOST;
   if (e.ADMIN_PASSWORD) settings.adminPassword = e.ADMIN_PASSWORD;
   return settings;
+}
+
+/** Variables that hold secrets: read once by `readSettings`, then removed from the environment. */
+const SCRUBBED = ['PRIVATE_KEY', 'WEBHOOK_SECRET', 'OPENAI_API_KEY', 'ADMIN_PASSWORD'] as const;
+
+/**
+ * Removes the secrets from `env` (the process environment) once they are in `Settings`: no child
+ * process we start can inherit them, whatever environment it is given, and libraries that read
+ * `process.env` on their own (the OpenAI SDK does) get them only from us. A Redis URL with a
+ * password is scrubbed too.
+ */
+export function scrubSecrets(env: Record<string, string | undefined>): void {
+  for (const name of SCRUBBED) delete env[name];
+  const redis = env.REDIS_URL;
+  if (redis && URL.canParse(redis) && new URL(redis).password) delete env.REDIS_URL;
+}
+
+function redisPassword(url: string | undefined): string | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  const password = decodeURIComponent(new URL(url).password);
+  return password || undefined;
 }
 
 export type Capability = 'llm' | 'github';

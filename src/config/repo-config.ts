@@ -6,6 +6,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AutofixError } from '../errors.js';
+import { HOST_PATTERN } from './env.js';
 
 export const EDIT_FORMATS = ['udiff', 'fenced-files', 'json-writes', 'edit-ops'] as const;
 export type EditFormat = (typeof EDIT_FORMATS)[number];
@@ -59,8 +60,29 @@ export const repoConfigSchema = z
     allowed_paths: z.array(z.string().min(1)).default([]),
     /** Total prompt + completion tokens one run may use. */
     token_budget: z.number().int().positive().default(400_000),
-    /** Sandbox for repository commands. */
-    sandbox: z.enum(['auto', 'bwrap', 'none']).default('auto'),
+    /**
+     * `auto`: the operator's sandbox (bubblewrap unless the worker's operator set
+     * `AUTOFIX_SANDBOX=none`); `bwrap`: always sandboxed. A repository can only make the policy
+     * stricter: `none` is refused.
+     */
+    sandbox: z
+      .enum(['auto', 'bwrap'], {
+        error: (issue) =>
+          issue.input === 'none'
+            ? 'a repository cannot turn the sandbox off: only the operator of the Autofix worker can ' +
+              "(AUTOFIX_SANDBOX=none); use `auto` (the operator's sandbox) or `bwrap`"
+            : "must be `auto` (the operator's sandbox) or `bwrap`",
+      })
+      .default('auto'),
+    /**
+     * Hosts `setup` commands may reach besides the default package registries (`*.example.com`
+     * and `:port` allowed). They must resolve to public addresses; `validate` has no network.
+     */
+    network_allow: z
+      .array(
+        z.string().regex(HOST_PATTERN, 'must be a host name (`*.example.com` and `:port` allowed)'),
+      )
+      .default([]),
     /** Environment variable names passed through to repository commands. */
     env_passthrough: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'))

@@ -45,3 +45,17 @@ export function buildCommandEnv(options: CommandEnvOptions): Record<string, stri
   env.CI = 'true';
   return { ...env, ...options.overrides };
 }
+
+/**
+ * The values `env_passthrough` hands to repository commands: secrets of the repository's own
+ * (`NPM_TOKEN`, `AWS_SECRET_ACCESS_KEY`), redacted like ours wherever command output goes.
+ */
+export function passthroughValues(
+  names: readonly string[] | undefined,
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): string[] {
+  return (names ?? [])
+    .filter((n) => !NEVER_PASSED.has(n))
+    .map((n) => baseEnv[n])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+}

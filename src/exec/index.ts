@@ -1,5 +1,10 @@
 /** The command runner's surface for the pipeline (DESIGN.md §5.4). */
-export { runCommand, type ExecResult, type RunCommandOptions } from './run-command.js';
+export {
+  checkSandbox,
+  runCommand,
+  type ExecResult,
+  type RunCommandOptions,
+} from './run-command.js';
 export {
   runValidation,
   type ValidationOptions,
@@ -7,4 +12,14 @@ export {
   type ValidationRun,
 } from './run-validation.js';
 export { formatCommand, splitCommand } from './split-command.js';
-export { resolveSandbox, type SandboxChoice, type SandboxMode } from './sandbox.js';
+export { resetSandboxProbe } from './sandbox.js';
+export { operatorSandbox } from './operator-sandbox.js';
+export {
+  basicSandboxPolicy,
+  withRepoSandbox,
+  UNSANDBOXED_WARNING,
+  type RepoSandboxSetting,
+  type SandboxMode,
+  type SandboxPolicy,
+} from './sandbox-policy.js';
+export { passthroughValues } from './command-env.js';

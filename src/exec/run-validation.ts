@@ -1,16 +1,23 @@
 /**
- * The repository's own checks (seed 003 §4): `setup` commands (network allowed, e.g. `npm ci`),
- * then `validate` commands (no network under the sandbox), in order, stopping at the first
- * failure. Every command line is split before anything runs, so a config mistake fails fast.
+ * The repository's own checks (seed 003 §4): `setup` commands (e.g. `npm ci`: allowlisted hosts
+ * through the egress proxy, with the repository's package caches), then `validate` commands (no
+ * network at all), in order, stopping at the first failure. Every command line is split before
+ * anything runs, so a config mistake fails fast.
  */
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Logger } from '../logger.js';
+import type { EgressReport } from './egress/egress-proxy.js';
 import { runCommand, type ExecResult, type RunCommandOptions } from './run-command.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
 import { splitCommand } from './split-command.js';
 
 export type ValidationPhase = 'setup' | 'validate';
 
 export interface ValidationOptions {
+  /** The operator's sandbox; the repository's `sandbox: bwrap` is applied by the caller. */
+  sandbox: SandboxPolicy;
+  /** Writable binds for `setup` only (the repository's package caches) and their variables. */
+  setupCache?: { binds: readonly { src: string; dest: string }[]; env: Record<string, string> };
   signal?: AbortSignal;
   redact?: (text: string) => string;
   baseEnv?: NodeJS.ProcessEnv;
@@ -33,21 +40,23 @@ export interface ValidationRun {
   /** Every command that ran, in order; the last one is the failure when `passed` is false. */
   results: ExecResult[];
   failed?: { phase: ValidationPhase; result: ExecResult };
-  /** Sandbox fallbacks and the like, for the status comment and the PR body. */
+  /** An unsandboxed run (the operator's choice) and the like, for the status comment and PR. */
   warnings: string[];
+  /** Connections `setup` tried that the egress proxy refused, by host. */
+  blocked: EgressReport['blocked'];
 }
 
 type ValidationConfig = Pick<
   RepoConfig,
-  'setup' | 'validate' | 'sandbox' | 'env_passthrough' | 'command_timeout_seconds'
+  'setup' | 'validate' | 'env_passthrough' | 'command_timeout_seconds' | 'network_allow'
 >;
 
 export async function runValidation(
   config: ValidationConfig,
   worktree: string,
-  options: ValidationOptions = {},
+  options: ValidationOptions,
 ): Promise<ValidationRun> {
-  const { skipSetup, onResult, ...commandOptions } = options;
+  const { skipSetup, onResult, setupCache, ...commandOptions } = options;
   const plan: { phase: ValidationPhase; line: string; argv: string[] }[] = [
     ...(skipSetup ? [] : config.setup).map((line) => ({
       phase: 'setup' as const,
@@ -61,34 +70,57 @@ export async function runValidation(
     })),
   ];
 
-  const base: Omit<RunCommandOptions, 'network' | 'label'> = {
+  const base: Omit<RunCommandOptions, 'label'> = {
     worktree,
     timeoutMs: config.command_timeout_seconds * 1000,
-    sandbox: config.sandbox,
     envPassthrough: config.env_passthrough,
     ...commandOptions,
   };
   const results: ExecResult[] = [];
   const warnings = new Set<string>();
+  const blocked = new Map<string, EgressReport['blocked'][number]>();
+  const done = (extra: Partial<ValidationRun> & { passed: boolean }): ValidationRun => {
+    const refused = [...blocked.values()];
+    return {
+      results,
+      warnings: [...warnings, ...(refused.length > 0 ? [blockedWarning(refused)] : [])],
+      blocked: refused,
+      ...extra,
+    };
+  };
   for (const step of plan) {
     if (options.signal?.aborted) break;
+    const setup = step.phase === 'setup';
     const result = await runCommand(step.argv, {
       ...base,
       label: step.line,
-      network: step.phase === 'setup',
+      ...(setup ? { egress: { allow: config.network_allow } } : {}),
+      ...(setup && setupCache ? { binds: setupCache.binds, env: setupCache.env } : {}),
     });
     results.push(result);
     if (result.warning) warnings.add(result.warning);
+    for (const b of result.egress?.blocked ?? []) {
+      const key = `${b.host}:${b.port}`;
+      const seen = blocked.get(key);
+      blocked.set(key, seen ? { ...seen, count: seen.count + b.count } : b);
+    }
     onResult?.(result, step.phase);
     if (result.exit_code !== 0 || result.timed_out) {
-      return {
-        passed: false,
-        results,
-        failed: { phase: step.phase, result },
-        warnings: [...warnings],
-      };
+      return done({ passed: false, failed: { phase: step.phase, result } });
     }
   }
-  const aborted = options.signal?.aborted === true;
-  return { passed: !aborted, results, warnings: [...warnings] };
+  return done({ passed: options.signal?.aborted !== true });
+}
+
+/** One line for the status comment, the PR and the CLI report: which hosts setup was refused. */
+export function blockedWarning(blocked: EgressReport['blocked']): string {
+  const hosts = blocked
+    .slice(0, 20)
+    .map((b) => `${b.host}:${b.port} (${b.reason}${b.count > 1 ? `, ${b.count}×` : ''})`);
+  const more = blocked.length > 20 ? ` and ${blocked.length - 20} more` : '';
+  return (
+    `Setup commands tried to reach hosts off the network allowlist, and were refused: ` +
+    `${hosts.join(', ')}${more}. If the repository needs one, add it to \`network_allow\` in ` +
+    '`.github/autofix.yml`.'
+  );
 }

@@ -1,105 +1,155 @@
 /**
- * The bubblewrap sandbox for repository commands: the whole filesystem read-only, the worktree
- * (and a per-job HOME) writable, a private /tmp, its own PID namespace so nothing outlives the
- * command, and no network for `validate` commands. `auto` probes once per process whether bwrap
- * runs here and otherwise falls back to no sandbox with a warning that travels with every result.
+ * Is the sandbox really there? No silent fallback (issue #11): when bubblewrap cannot give a
+ * command the isolation bwrap-args.ts describes, nothing of the repository runs. `serve`,
+ * `worker` and `autofix run` run `sandboxSelfTest` at start and refuse to start with the fix in
+ * the message; every run checks again (once per process) before its first command and fails with
+ * `SANDBOX_UNAVAILABLE`.
+ *
+ * The self-test is a real command through the real runner, checked from inside: not root, no
+ * capability, no-new-privileges, the worktree writable, the root file system read-only, no
+ * nested user namespaces.
  */
-import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AutofixError } from '../errors.js';
+import { readFileSync } from 'node:fs';
+import type { SandboxPolicy } from './sandbox-policy.js';
 
-export type SandboxMode = 'auto' | 'bwrap' | 'none';
+/** Set after each successful check; the runner consults it before every command. */
+const verified = new Map<string, Promise<void>>();
 
-export interface SandboxChoice {
-  kind: 'bwrap' | 'none';
-  /** Set when `auto` fell back to `none`: shown in the status comment and the PR body. */
-  warning?: string;
+function key(policy: SandboxPolicy): string {
+  return `${policy.bwrapPath ?? 'bwrap'}:${policy.runAs ? `${policy.runAs.uid}:${policy.runAs.gid}` : 'self'}`;
 }
 
-export interface BwrapMounts {
-  /** Bound read-write at the same path (the worktree, a per-job HOME). */
-  writable: readonly string[];
-  /** Hidden behind an empty tmpfs (e.g. the worker's key directory, other jobs' workdirs). */
-  hidden?: readonly string[];
-  /** Bound read-only, on top of hidden and writable ones (the job's mirror, the `.git` link). */
-  readOnly?: readonly string[];
-  /** Working directory inside the sandbox. */
-  cwd: string;
-  /** false → `--unshare-net`: only a loopback interface that nothing listens on. */
-  network: boolean;
-}
-
-/**
- * No `--new-session`: the sandboxed processes must stay in the process group we signal. The
- * PID namespace (`--unshare-pid`) ends every process inside when the command ends, and
- * `--die-with-parent` ends the sandbox if the worker itself dies.
- */
-export function bwrapArgs(mounts: BwrapMounts): string[] {
-  const args = [
-    '--die-with-parent',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    ...(mounts.network ? [] : ['--unshare-net']),
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-  ];
-  for (const dir of mounts.hidden ?? []) args.push('--tmpfs', dir);
-  // Later mounts go on top: writable paths below /tmp or a hidden dir stay visible, and
-  // read-only paths inside a writable one (the worktree's `.git` link) stay read-only.
-  for (const dir of mounts.writable) args.push('--bind', dir, dir);
-  for (const dir of mounts.readOnly ?? []) args.push('--ro-bind', dir, dir);
-  args.push('--chdir', mounts.cwd, '--');
-  return args;
-}
-
-const probes = new Map<string, Promise<string | null>>();
-
-/** Runs `bwrap … true` with the flags we use; resolves to null when it works, else why not. */
-function probe(bwrapPath: string): Promise<string | null> {
-  let pending = probes.get(bwrapPath);
-  if (!pending) {
-    pending = new Promise((resolve) => {
-      const args = [...bwrapArgs({ writable: [], cwd: '/', network: false }), 'true'];
-      execFile(bwrapPath, args, { timeout: 10_000 }, (err, _stdout, stderr) => {
-        if (!err) resolve(null);
-        else resolve((stderr.trim() || err.message).split('\n')[0] ?? err.message);
-      });
-    });
-    probes.set(bwrapPath, pending);
-  }
-  return pending;
-}
-
-/** Forgets earlier probe results (tests; after installing bubblewrap at run time). */
+/** Forgets earlier checks (tests; after installing bubblewrap at run time). */
 export function resetSandboxProbe(): void {
-  probes.clear();
+  verified.clear();
 }
 
-export async function resolveSandbox(
-  mode: SandboxMode,
-  bwrapPath = 'bwrap',
-): Promise<SandboxChoice> {
-  if (mode === 'none') return { kind: 'none' };
-  const problem = await probe(bwrapPath);
-  if (problem === null) return { kind: 'bwrap' };
-  if (mode === 'bwrap') {
-    throw new AutofixError(
-      'CONFIG_INVALID',
-      `sandbox: bwrap is configured but bubblewrap does not run on this worker: ${problem}`,
-      { details: { problem }, recoverable: false },
+const OK = 'autofix-sandbox-ok';
+
+/** Each line prints a word the check below looks for; nothing here needs more than sh and grep. */
+const PROBE_SCRIPT = [
+  'set -u',
+  '[ "$(id -u)" != 0 ] && echo not-root',
+  "grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && echo no-caps",
+  "grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status && echo no-bounding-caps",
+  "grep -Eq '^NoNewPrivs:[[:space:]]*1$' /proc/self/status && echo no-new-privs",
+  'echo x > probe-file && echo worktree-writable',
+  '( : > /autofix-probe ) 2>/dev/null || echo root-read-only',
+  `echo ${OK}`,
+].join('\n');
+
+const EXPECTED = [
+  'not-root',
+  'no-caps',
+  'no-bounding-caps',
+  'no-new-privs',
+  'worktree-writable',
+  'root-read-only',
+];
+
+/** What to do about a failed self-test, from what bubblewrap said. */
+export function sandboxFix(problem: string, optOut: string): string {
+  const fixes: string[] = [];
+  if (/ENOENT|not found|No such file/i.test(problem) && /bwrap|bubblewrap/i.test(problem))
+    fixes.push('install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`)');
+  if (/prlimit|setpriv|chown/.test(problem) && /not found|ENOENT/i.test(problem))
+    fixes.push('install util-linux and coreutils (prlimit, setpriv, chown)');
+  if (
+    /namespace|uid map|setting up uid|Operation not permitted|Permission denied|clone|unshare/i.test(
+      problem,
+    )
+  ) {
+    fixes.push(
+      'allow unprivileged user namespaces: `sysctl -w kernel.unprivileged_userns_clone=1` ' +
+        '(Debian), `sysctl -w user.max_user_namespaces=15000`; on Ubuntu ≥ 23.10 ' +
+        '`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or an AppArmor profile for ' +
+        'bwrap; in a container, the seccomp profile and AppArmor setting from docker-compose.yml ' +
+        '(README, "Running at scale")',
     );
   }
-  return {
-    kind: 'none',
-    warning:
-      `Repository commands ran without a sandbox (bubblewrap unavailable: ${problem}): ` +
-      'validate commands had network access and the filesystem was not read-only.',
-  };
+  if (/protected_hardlinks/.test(problem)) fixes.push('`sysctl -w fs.protected_hardlinks=1`');
+  if (fixes.length === 0) fixes.push('check that `bwrap --version` runs on this machine');
+  return `Fix: ${fixes.join('; or ')}. Or run repository code without a sandbox (not recommended): ${optOut}.`;
+}
+
+/** The kernel refuses an unprivileged user's hard links to files it does not own. */
+function hardlinkProblem(policy: SandboxPolicy): string | null {
+  if (!policy.runAs) return null;
+  try {
+    if (readFileSync('/proc/sys/fs/protected_hardlinks', 'utf8').trim() === '1') return null;
+  } catch {
+    return null; // not Linux /proc: bubblewrap would not run either
+  }
+  return 'fs.protected_hardlinks is off: sandboxed code could hard-link files it does not own into its worktree';
+}
+
+export type SandboxRunner = (
+  argv: string[],
+  worktree: string,
+) => Promise<{ exit_code: number | null; stdout: string; stderr: string }>;
+
+/**
+ * Runs the probe through `run` (the real runner, bound to the policy) in a scratch directory.
+ * Resolves when the sandbox holds; otherwise rejects with `SANDBOX_UNAVAILABLE`, the reason and
+ * the fix.
+ */
+export async function sandboxSelfTest(
+  policy: SandboxPolicy,
+  run: SandboxRunner,
+  optOut = 'AUTOFIX_SANDBOX=none',
+): Promise<void> {
+  if (policy.mode === 'none') return;
+  const links = hardlinkProblem(policy);
+  if (links) throw unavailable(links, optOut);
+  const dir = await mkdtemp(join(tmpdir(), 'autofix-sandbox-test-'));
+  try {
+    let result: { exit_code: number | null; stdout: string; stderr: string };
+    try {
+      result = await run(['sh', '-c', PROBE_SCRIPT], dir);
+    } catch (err) {
+      throw unavailable((err as Error).message, optOut);
+    }
+    const seen = new Set(result.stdout.split('\n'));
+    const missing = EXPECTED.filter((word) => !seen.has(word));
+    if (result.exit_code !== 0 || !seen.has(OK) || missing.length > 0) {
+      const said = `${result.stderr}\n${result.stdout}`.trim().split('\n').slice(0, 5).join(' | ');
+      const why =
+        missing.length > 0 && seen.has(OK)
+          ? `the sandboxed command was not isolated (failed checks: ${missing.join(', ')})`
+          : `bubblewrap could not start a command (exit ${result.exit_code ?? 'none'}): ${said}`;
+      throw unavailable(why, optOut);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function unavailable(problem: string, optOut: string): AutofixError {
+  return new AutofixError(
+    'SANDBOX_UNAVAILABLE',
+    `The sandbox for repository commands does not work on this worker: ${problem}. ${sandboxFix(problem, optOut)}`,
+    { details: { problem }, recoverable: false },
+  );
+}
+
+/** The self-test once per process and policy; later calls share the first result. */
+export function ensureSandbox(
+  policy: SandboxPolicy,
+  run: SandboxRunner,
+  optOut?: string,
+): Promise<void> {
+  if (policy.mode === 'none') return Promise.resolve();
+  const k = key(policy);
+  let pending = verified.get(k);
+  if (!pending) {
+    pending = sandboxSelfTest(policy, run, optOut);
+    verified.set(k, pending);
+    // A failure is not cached forever: the operator may fix the machine while we run.
+    pending.catch(() => verified.delete(k));
+  }
+  return pending;
 }

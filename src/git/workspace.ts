@@ -72,9 +72,15 @@ export interface Workspace {
   /** What rollback returns to: the base head, or the tip of a reused bot branch. */
   baseline_commit: string;
   branch: BranchState | null;
-  /** For the sandbox: hide the whole workdir except this job's own paths and mirror… */
+  /** The repository's package caches (npm, pip, yarn…), shared by its jobs' `setup` commands. */
+  cacheDir: string;
+  /** For the sandbox: hide the whole workdir except this job's own paths… */
   sandboxHidden: string[];
-  /** …and keep the mirror and the worktree's `.git` link read-only. */
+  /**
+   * …and show, read-only, what git inside the sandbox needs for this worktree: its own git
+   * directory and the mirror's objects and refs — not the other jobs' worktree entries, nor
+   * anything writable. The worktree's `.git` link stays read-only too.
+   */
   sandboxReadOnly: string[];
   recycleWorktrees: number;
 }
@@ -118,6 +124,17 @@ export async function assertCleanWorktree(ref: WorktreeRef, head?: string): Prom
   }
 }
 
+/** The read-only view of the repository that git inside the sandbox gets (see `Workspace`). */
+function gitView(ws: Workspace): string[] {
+  return [
+    ws.gitDir,
+    ...['HEAD', 'config', 'objects', 'refs', 'packed-refs', 'info', 'shallow'].map((p) =>
+      join(ws.mirrorDir, p),
+    ),
+    join(ws.worktree, '.git'),
+  ];
+}
+
 export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const branchPrefix = options.branchPrefix ?? DEFAULT_BRANCH_PREFIX;
   assertBranchPrefix(branchPrefix);
@@ -149,8 +166,9 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     base_commit: '',
     baseline_commit: '',
     branch: null,
+    cacheDir: join(options.workdir, 'caches', options.repo),
     sandboxHidden: [options.workdir],
-    sandboxReadOnly: [mirror, join(worktree, '.git')],
+    sandboxReadOnly: [],
     recycleWorktrees: options.recycleWorktrees ?? 0,
   };
   const started = performance.now();
@@ -202,6 +220,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       ]);
     }
     await assertCleanWorktree(ws, ws.base_commit);
+    ws.sandboxReadOnly = gitView(ws);
     options.logger?.info(
       {
         repo: ws.repo,

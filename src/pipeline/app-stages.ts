@@ -6,9 +6,14 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { secretLocations } from '../config/secret-locations.js';
 import type { FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
+import {
+  checkSandbox,
+  operatorSandbox,
+  passthroughValues,
+  withRepoSandbox,
+} from '../exec/index.js';
 import { prepareBranch } from '../git/branch.js';
 import { DEFAULT_BOT_IDENTITY } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
@@ -42,6 +47,7 @@ import { runTriage } from './triage/run-triage.js';
 export type { AppStageDeps } from './app/stage-io.js';
 
 export function createStageProcessors(deps: AppStageDeps): StageProcessors {
+  const sandbox = deps.sandbox ?? operatorSandbox(deps.settings);
   return {
     triage: async (job, ctx) => {
       const llm = stageLlm(job, 'triage', deps);
@@ -109,6 +115,10 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
       const issue = issueInput(job);
       const output = await withStageWorkspace(job, ctx, deps, job.config, async (ws, token) => {
         const readOverride = await snapshotOverrides(ws.worktree);
+        // Before any token is spent: no repository code will run without the sandbox.
+        await checkSandbox(withRepoSandbox(sandbox, job.config.sandbox));
+        // The repository's own secrets handed to its commands are masked like ours.
+        deps.redact.add(...passthroughValues(job.config.env_passthrough));
         try {
           const branch = await prepareBranch(ws, {
             name: plan.branch_name,
@@ -117,7 +127,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             mustExist: job.trigger.kind === 'pr-feedback',
           });
           const codeWs = createCodeWorkspace(ws, job.config, {
-            hiddenPaths: secretLocations(deps.settings),
+            sandbox,
             redact: deps.redact,
             signal: ctx.signal,
             logger: ctx.log,

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Commit, FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
-import type { ValidationRun } from '../exec/index.js';
+import {
+  checkSandbox,
+  withRepoSandbox,
+  type SandboxPolicy,
+  type ValidationRun,
+} from '../exec/index.js';
 import { prepareBranch } from '../git/branch.js';
 import { DEFAULT_BOT_IDENTITY, type GitIdentity } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
@@ -42,8 +47,8 @@ export interface RunIssueOptions {
   dryRun?: boolean;
   contextBudget?: number;
   redact?: (text: string) => string;
-  /** Directories repository commands must not see (the worker's secrets). */
-  hiddenPaths?: string[];
+  /** The operator's sandbox for repository commands. */
+  sandbox: SandboxPolicy;
   runId?: string;
   onValidation?: (run: ValidationRun) => void;
 }
@@ -119,11 +124,17 @@ export async function runIssue(
     const identity = options.identity ?? DEFAULT_BOT_IDENTITY;
     const openWs = ws;
     partial.code = await step('code', 'code', async () => {
+      // Before any token is spent on code: no repository code will run without the sandbox.
+      await checkSandbox(withRepoSandbox(options.sandbox, config.sandbox));
       await prepareBranch(openWs, { name: plan.branch_name, issue: issue.number, identity });
+      const codeWs = createCodeWorkspace(openWs, config, {
+        sandbox: options.sandbox,
+        ...(options.redact ? { redact: options.redact } : {}),
+        ...(ports.signal ? { signal: ports.signal } : {}),
+        logger: ports.log,
+      });
       const samples = await Promise.all(
-        plan.file_changes
-          .slice(0, 5)
-          .map((c) => createCodeWorkspace(openWs, config).readFile(c.path)),
+        plan.file_changes.slice(0, 5).map((c) => codeWs.readFile(c.path)),
       );
       const style = await detectStyle(
         worktree,
@@ -140,12 +151,7 @@ export async function runIssue(
         },
         {
           ...ports,
-          workspace: createCodeWorkspace(openWs, config, {
-            ...(options.hiddenPaths ? { hiddenPaths: options.hiddenPaths } : {}),
-            ...(options.redact ? { redact: options.redact } : {}),
-            ...(ports.signal ? { signal: ports.signal } : {}),
-            logger: ports.log,
-          }),
+          workspace: codeWs,
           ...(options.onValidation ? { onValidation: options.onValidation } : {}),
         },
       );

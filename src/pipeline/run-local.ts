@@ -9,10 +9,17 @@ import { createRedactor, type Redactor } from '../artifacts/redact.js';
 import { runIdFor } from '../artifacts/run-id.js';
 import { createRunLog, type RunLog } from '../artifacts/run-log.js';
 import type { Settings } from '../config/env.js';
-import { secretLocations } from '../config/secret-locations.js';
 import { parseRepoConfig, type EditFormat, type RepoConfig } from '../config/repo-config.js';
 import { AutofixError, toErrorShape } from '../errors.js';
-import type { ExecResult, ValidationRun } from '../exec/index.js';
+import {
+  checkSandbox,
+  operatorSandbox,
+  passthroughValues,
+  withRepoSandbox,
+  type ExecResult,
+  type SandboxMode,
+  type ValidationRun,
+} from '../exec/index.js';
 import { runGit } from '../git/run-git.js';
 import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
@@ -32,6 +39,11 @@ export interface LocalRunOptions {
   model?: string;
   /** Artifacts folder; `<AUTOFIX_WORKDIR>/runs/<run id>` when absent. */
   artifactsDir?: string;
+  /**
+   * `none` only when the user typed `--sandbox none`: `AUTOFIX_SANDBOX` in the environment does
+   * not turn the sandbox off for `autofix run`.
+   */
+  sandbox?: SandboxMode;
 }
 
 export interface LocalRunReport {
@@ -149,6 +161,12 @@ export async function runLocal(
     runLog.build(Math.max(n, 1), run.results.map(formatCommandLog).join('\n\n'));
   };
 
+  const sandbox = operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' });
+  // Fail before the first token: the run would stop at validation anyway.
+  if (!options.dryRun)
+    await checkSandbox(withRepoSandbox(sandbox, config.sandbox), undefined, '--sandbox none');
+  redact.add(...passthroughValues(config.env_passthrough));
+
   const report: LocalRunReport = { runId, artifactsDir, outcome: 'failed' };
   try {
     const result = await runIssue(
@@ -169,7 +187,7 @@ export async function runLocal(
         redact,
         runId,
         onValidation,
-        hiddenPaths: secretLocations(settings),
+        sandbox,
         ...(options.dryRun ? { dryRun: true } : {}),
       },
       { llm, log: deps.log, progress, ...(deps.signal ? { signal: deps.signal } : {}) },

@@ -149,7 +149,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       token = `autofix-sigterm-${randomUUID().slice(0, 8)}`;
       const config =
         `validate:\n  - node slow-test.js ${token}\n  - node test.js\n` +
-        `sandbox: ${sandbox}\nenv_passthrough: [SLOW_TEST_BLOCK]\n`;
+        'env_passthrough: [SLOW_TEST_BLOCK]\n';
       github = await startFakeGitHub({ appPublicKey: keys.publicKey });
       github.setPermission('maintainer', 'write');
       github.setFile('.github/autofix.yml', config);
@@ -186,6 +186,8 @@ describe('SIGTERM to autofix serve while validation runs', () => {
             OPENAI_API_KEY: API_KEY,
             AUTOFIX_MODEL: 'scripted',
             AUTOFIX_WORKDIR: workdir!,
+            // The operator's choice: `none` only through the worker's environment.
+            AUTOFIX_SANDBOX: sandbox,
             ...extraEnv,
           },
         });
@@ -231,7 +233,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       const leader = running.find((p) => p.pid === pgrp);
       expect(leader?.ppid).toBe(first.child.pid);
       expect(pgrp).not.toBe(first.child.pid);
-      // …which is bubblewrap exactly when the config asks for it.
+      // …which is the sandbox (prlimit execs bubblewrap) exactly when the operator asks for it.
       const viaBwrap = running.some((p) => /(^|\/)bwrap$/.test(p.argv[0]!));
       expect(viaBwrap).toBe(sandbox === 'bwrap');
       expect(leader!.argv[0]).toMatch(sandbox === 'bwrap' ? /bwrap$/ : /node$/);

@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { readSettings, requireSettings } from '../../config/env.js';
+import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
+import type { SandboxMode } from '../../exec/index.js';
+import { sandboxOption } from '../sandbox-option.js';
 import { isAutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { runCodeCommit } from '../../modes/code-commit/run-code-commit.js';
@@ -13,6 +15,7 @@ function wholeNumber(value: string): number {
 interface CodeCommitFlags {
   maxRounds: number;
   history?: boolean;
+  sandbox: SandboxMode;
 }
 
 export function codeCommitCommand(): Command {
@@ -22,15 +25,18 @@ export function codeCommitCommand(): Command {
     )
     .option('--max-rounds <n>', 'repair rounds after the first query', wholeNumber, 3)
     .option('--history', 'accumulate every round in the repair prompt (seed 001 layout)')
+    .addOption(sandboxOption())
     .action(async (flags: CodeCommitFlags) => {
       try {
         const settings = readSettings(process.env);
+        scrubSecrets(process.env);
         requireSettings(settings, 'llm');
         const report = await runCodeCommit(
           {
             projectDir: process.cwd(),
             maxRounds: flags.maxRounds,
             history: Boolean(flags.history),
+            sandbox: flags.sandbox,
           },
           {
             settings,

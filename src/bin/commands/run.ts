@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EDIT_FORMATS, type EditFormat } from '../../config/repo-config.js';
-import { readSettings, requireSettings } from '../../config/env.js';
+import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
+import type { SandboxMode } from '../../exec/index.js';
+import { sandboxOption } from '../sandbox-option.js';
 import { isAutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { readIssueFile, runLocal } from '../../pipeline/run-local.js';
@@ -24,6 +26,7 @@ interface RunFlags {
   maxAttempts?: number;
   model?: string;
   artifacts?: string;
+  sandbox: SandboxMode;
 }
 
 export function runCommand(): Command {
@@ -46,11 +49,13 @@ export function runCommand(): Command {
     .option('--max-attempts <n>', 'repair attempts after the first answer', positiveInt)
     .option('--model <model>', 'model for every stage (default: config models, else AUTOFIX_MODEL)')
     .option('--artifacts <dir>', 'artifacts folder (default: $AUTOFIX_WORKDIR/runs/<run id>)')
+    .addOption(sandboxOption())
     .action(async (flags: RunFlags, command: Command) => {
       if (Boolean(flags.issueFile) === Boolean(flags.issue))
         command.error('error: give exactly one of --issue-file or --issue', { exitCode: 2 });
       try {
         const settings = readSettings(process.env);
+        scrubSecrets(process.env);
         requireSettings(settings, 'llm');
         const issueText = flags.issueFile ? readIssueFile(flags.issueFile) : (flags.issue ?? '');
         const progress = createProgressPrinter(process.stderr);
@@ -65,6 +70,7 @@ export function runCommand(): Command {
             ...(flags.maxAttempts === undefined ? {} : { maxAttempts: flags.maxAttempts }),
             ...(flags.model ? { model: flags.model } : {}),
             ...(flags.artifacts ? { artifactsDir: flags.artifacts } : {}),
+            sandbox: flags.sandbox,
           },
           settings,
           {

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import { createRedactor } from '../../artifacts/redact.js';
 import { loadDotEnv } from '../../config/dotenv.js';
-import { readSettings, requireSettings } from '../../config/env.js';
+import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
 import { createLogger } from '../../logger.js';
+import { sandboxAtStart } from '../sandbox-at-start.js';
 import { createRunFailedHook, createStageProcessors } from '../../pipeline/app-stages.js';
 import { checkRedis } from '../../queue/check-redis.js';
 import { createMetrics } from '../../queue/metrics.js';
@@ -27,6 +28,8 @@ export function serveCommand(): Command {
   ).action(async (flags: WorkerFlags & { workers: boolean }) => {
     loadDotEnv('.env', process.env);
     const settings = readSettings(process.env);
+    // From here on the secrets live in `settings` only: no child process can inherit them.
+    scrubSecrets(process.env);
     const redact = createRedactor(settings.secrets);
     const log = createLogger({ level: settings.logLevel, redact });
     const worker = readWorkerFlags(flags);
@@ -47,7 +50,9 @@ export function serveCommand(): Command {
     }
     requireSettings(settings, 'github');
     const metrics = createMetrics({ defaultMetrics: true });
-    const stageDeps = { settings, log, metrics, redact };
+    // Repository code runs only in a sandbox that proved itself (or where the operator said none).
+    const sandbox = flags.workers ? await sandboxAtStart(settings, log) : undefined;
+    const stageDeps = { settings, log, metrics, redact, ...(sandbox ? { sandbox } : {}) };
     const app = await startAutofix({
       github: {
         appId: settings.appId,

@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { readSettings } from '../../config/env.js';
+import { readSettings, scrubSecrets } from '../../config/env.js';
+import type { SandboxMode } from '../../exec/index.js';
+import { sandboxOption } from '../sandbox-option.js';
 import { isAutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { runWorkOrder } from '../../modes/work-order/run-work-order.js';
@@ -28,6 +30,7 @@ interface WorkOrderFlags {
   llmModel?: string;
   llmTemperature: number;
   timeoutSeconds: number;
+  sandbox: SandboxMode;
 }
 
 export function workOrderCommand(): Command {
@@ -42,9 +45,11 @@ export function workOrderCommand(): Command {
     .option('--llm-model <model>', 'model name')
     .option('--llm-temperature <t>', 'temperature', temperature, 0)
     .option('--timeout-seconds <s>', 'per-command timeout', atLeast(1), 600)
+    .addOption(sandboxOption())
     .action(async (flags: WorkOrderFlags) => {
       try {
         const settings = readSettings(process.env);
+        scrubSecrets(process.env);
         const progress = (text: string): void => console.error(`work-order: ${text}`);
         const report = await runWorkOrder(
           {
@@ -55,6 +60,7 @@ export function workOrderCommand(): Command {
             ...(flags.llmModel ? { model: flags.llmModel } : {}),
             temperature: flags.llmTemperature,
             timeoutSeconds: flags.timeoutSeconds,
+            sandbox: flags.sandbox,
           },
           {
             settings,

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
 import { createRedactor } from '../../artifacts/redact.js';
 import { loadDotEnv } from '../../config/dotenv.js';
-import { missingFor, readSettings } from '../../config/env.js';
+import { missingFor, readSettings, scrubSecrets } from '../../config/env.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
+import { sandboxAtStart } from '../sandbox-at-start.js';
 import { createRunFailedHook, createStageProcessors } from '../../pipeline/app-stages.js';
 import { checkRedis } from '../../queue/check-redis.js';
 import { createMetrics } from '../../queue/metrics.js';
@@ -23,6 +24,8 @@ export function workerCommand(): Command {
   ).action(async (flags: WorkerFlags & { metricsPort?: string }) => {
     loadDotEnv('.env', process.env);
     const settings = readSettings(process.env);
+    // From here on the secrets live in `settings` only: no child process can inherit them.
+    scrubSecrets(process.env);
     const redact = createRedactor(settings.secrets);
     const log = createLogger({ level: settings.logLevel, redact });
     const worker = readWorkerFlags(flags);
@@ -33,7 +36,11 @@ export function workerCommand(): Command {
       throw new AutofixError('CONFIG_INVALID', `Missing environment: set ${missing.join(', ')}.`);
     }
     const metrics = createMetrics({ defaultMetrics: true });
-    const stageDeps = { settings, log, metrics, redact };
+    // Repository code runs only in a sandbox that proved itself (or where the operator said none).
+    const sandbox = await sandboxAtStart(settings, log, {
+      ...(flags.metricsPort === undefined ? {} : { extraPorts: [Number(flags.metricsPort)] }),
+    });
+    const stageDeps = { settings, log, metrics, redact, sandbox };
     const proc = await startWorkerProcess({
       github: {
         appId: settings.appId,

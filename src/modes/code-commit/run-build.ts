@@ -4,7 +4,7 @@
  * it exits 0, whatever it printed on stderr. The log text is what `query-N-build.txt` holds and
  * what the next repair prompt shows.
  */
-import { runCommand } from '../../exec/index.js';
+import { runCommand, type SandboxPolicy } from '../../exec/index.js';
 import { BUILD_SCRIPT } from './read-project-inputs.js';
 
 /** Long enough for a cold `cargo build`; the command is killed after it. */
@@ -16,19 +16,26 @@ export interface BuildOutcome {
   log: string;
 }
 
-export async function runBuild(
-  projectDir: string,
-  redact: (text: string) => string,
-  timeoutMs = BUILD_TIMEOUT_MS,
-): Promise<BuildOutcome> {
+export interface BuildContext {
+  redact: (text: string) => string;
+  sandbox: SandboxPolicy;
+  /** A writable HOME kept between builds of this project (cargo's and npm's caches). */
+  home: string;
+  timeoutMs?: number;
+}
+
+export async function runBuild(projectDir: string, ctx: BuildContext): Promise<BuildOutcome> {
+  const timeoutMs = ctx.timeoutMs ?? BUILD_TIMEOUT_MS;
   const result = await runCommand([`./${BUILD_SCRIPT}`], {
     worktree: projectDir,
     timeoutMs,
-    // The supervisor's own build script, which may fetch dependencies (cargo, npm): network on,
-    // writes confined to the project when bubblewrap is available.
-    sandbox: 'auto',
-    network: true,
-    redact,
+    // The supervisor's own build script, which may fetch dependencies (cargo, npm): the package
+    // registries (and AUTOFIX_NETWORK_ALLOW) through the egress proxy, writes confined to the
+    // project and its HOME.
+    sandbox: ctx.sandbox,
+    egress: { allow: [] },
+    home: ctx.home,
+    redact: ctx.redact,
   });
   const exit = result.timed_out
     ? `killed after ${timeoutMs} ms (timed out)`

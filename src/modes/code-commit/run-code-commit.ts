@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { createRedactor } from '../../artifacts/redact.js';
 import { createRunLog } from '../../artifacts/run-log.js';
 import type { Settings } from '../../config/env.js';
+import { checkSandbox, operatorSandbox, type SandboxMode } from '../../exec/index.js';
 import type { Logger } from '../../logger.js';
+import { modeHome } from '../mode-home.js';
 import { loadModeAgent } from '../load-mode-agent.js';
 import { applyAnswer } from './apply-answer.js';
 import { assertGitProject } from './assert-git-project.js';
@@ -34,6 +36,8 @@ export interface CodeCommitOptions {
   /** Names the log folder; the start of the run. */
   startedAt?: Date;
   buildTimeoutMs?: number;
+  /** `none` only when the user typed `--sandbox none`. */
+  sandbox?: SandboxMode;
 }
 
 export interface CodeCommitDeps {
@@ -69,6 +73,11 @@ export async function runCodeCommit(
   // Seed 001: the `&&&` notes of every run accumulate in the project's llm-user-output.txt.
   const userLog = createRunLog(projectDir, redact);
   const llm = createLoggedLlm(settings, model, runLog, redact, deps.log);
+  const sandbox = operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' });
+  await checkSandbox(sandbox, undefined, '--sandbox none');
+  const build = { redact, sandbox, home: await modeHome(settings.workdir, projectDir) };
+  if (options.buildTimeoutMs !== undefined)
+    Object.assign(build, { timeoutMs: options.buildTimeoutMs });
 
   const rounds: RoundRecord[] = [];
   for (let round = 0; round <= options.maxRounds; round++) {
@@ -97,7 +106,7 @@ export async function runCodeCommit(
     let buildOutput: string;
     let passed = false;
     if (outcome.ok) {
-      const built = await runBuild(projectDir, redact, options.buildTimeoutMs);
+      const built = await runBuild(projectDir, build);
       buildOutput = built.log;
       passed = built.passed;
     } else {

@@ -5,7 +5,7 @@
  * at the first failure.
  */
 import type { RunLog } from '../../artifacts/run-log.js';
-import { runCommand, type SandboxMode } from '../../exec/index.js';
+import { runCommand, type SandboxPolicy } from '../../exec/index.js';
 import { excerptOf } from '../../pipeline/code/failure-brief.js';
 import type { CmdResult } from './types.js';
 
@@ -13,7 +13,9 @@ export interface CommandContext {
   repo: string;
   timeoutMs: number;
   redact: (text: string) => string;
-  sandbox: SandboxMode;
+  sandbox: SandboxPolicy;
+  /** A writable HOME of the run's own (the user's is hidden in the sandbox). */
+  home: string;
   envPassthrough: readonly string[];
   /** The run folder's log: files are written relative to `<out>/<run_id>/`. */
   runLog: RunLog;
@@ -33,7 +35,7 @@ export async function runCommands(
       worktree: ctx.repo,
       timeoutMs: ctx.timeoutMs,
       sandbox: ctx.sandbox,
-      network: false,
+      home: ctx.home,
       envPassthrough: ctx.envPassthrough,
       redact: ctx.redact,
       maxOutputBytes: MAX_OUTPUT_BYTES,

@@ -19,7 +19,14 @@ import { pathPolicy } from '../../edits/index.js';
 import { AutofixError, isAutofixError } from '../../errors.js';
 import { createLlmClient } from '../../llm/create-llm-client.js';
 import { loadEditFormatInstructions } from '../../llm/load-agent.js';
+import {
+  checkSandbox,
+  operatorSandbox,
+  withRepoSandbox,
+  type SandboxMode,
+} from '../../exec/index.js';
 import type { Logger } from '../../logger.js';
+import { modeHome } from '../mode-home.js';
 import { loadModeAgent } from '../load-mode-agent.js';
 import { failureBrief, type FailureBrief } from './failure-brief.js';
 import { preflightRepo } from './preflight-repo.js';
@@ -38,6 +45,8 @@ export interface WorkOrderOptions {
   model?: string;
   temperature: number;
   timeoutSeconds: number;
+  /** `none` only when the user typed `--sandbox none`. */
+  sandbox?: SandboxMode;
 }
 
 export interface WorkOrderDeps {
@@ -132,6 +141,11 @@ export async function runWorkOrder(
   try {
     const repoSettings = await readRepoSettings(repo);
     summary.verify_commands = repoSettings.verify;
+    const sandbox = withRepoSandbox(
+      operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' }),
+      repoSettings.sandbox,
+    );
+    await checkSandbox(sandbox, undefined, '--sandbox none');
     const ctx = {
       repo,
       baselineCommit,
@@ -154,7 +168,8 @@ export async function runWorkOrder(
         repo,
         timeoutMs: options.timeoutSeconds * 1000,
         redact,
-        sandbox: repoSettings.sandbox,
+        sandbox,
+        home: await modeHome(settings.workdir, repo),
         envPassthrough: repoSettings.envPassthrough,
         runLog,
       },

@@ -6,6 +6,7 @@
 import type { Redactor } from '../../artifacts/redact.js';
 import type { Settings } from '../../config/env.js';
 import type { RepoConfig } from '../../config/repo-config.js';
+import type { SandboxPolicy } from '../../exec/index.js';
 import { checkoutBranchTip } from '../../git/branch.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../git/workspace.js';
 import { createLlmClient, type LlmClient } from '../../llm/create-llm-client.js';
@@ -22,6 +23,8 @@ export interface AppStageDeps {
   log: Logger;
   metrics: AppMetrics;
   redact: Redactor;
+  /** The operator's sandbox (`serve`/`worker` build it once and self-test it at start). */
+  sandbox?: SandboxPolicy;
   /**
    * Scrubbed worktrees parked per repository for later jobs (src/git/worktree-pool.ts): a warm
    * job then rewrites only what changed instead of checking out every file (bench:workspace).

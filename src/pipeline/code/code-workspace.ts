@@ -1,8 +1,10 @@
 /** The real CodeWorkspace: the edit engine and the sandboxed runner over a job's worktree. */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
 import { readRepoText } from '../../edits/read-repo-text.js';
-import { runValidation, type ValidationOptions } from '../../exec/index.js';
+import { runValidation, withRepoSandbox, type ValidationOptions } from '../../exec/index.js';
 import { gitApplyCheck } from '../../git/apply-check.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
@@ -14,12 +16,36 @@ export function repoPathPolicy(
   return pathPolicy({ protectedPaths: config.protected_paths, allowedPaths: config.allowed_paths });
 }
 
+/**
+ * The repository's package caches, bound into `setup` as the fresh HOME's `.cache` (pip, yarn 1,
+ * and the variables below point npm, yarn berry and pnpm there too): a warm repository does not
+ * download every package again. `validate` never gets them.
+ */
+function setupCache(ws: Workspace): NonNullable<ValidationOptions['setupCache']> {
+  const inside = join(ws.homeDir, '.cache');
+  return {
+    binds: [{ src: ws.cacheDir, dest: inside }],
+    env: {
+      XDG_CACHE_HOME: inside,
+      npm_config_cache: join(inside, 'npm'),
+      YARN_CACHE_FOLDER: join(inside, 'yarn'),
+      npm_config_store_dir: join(inside, 'pnpm-store'),
+      PIP_CACHE_DIR: join(inside, 'pip'),
+    },
+  };
+}
+
 export function createCodeWorkspace(
   ws: Workspace,
   config: RepoConfig,
-  options: Omit<ValidationOptions, 'skipSetup' | 'home' | 'tmpDir' | 'readOnlyPaths'> = {},
+  options: Omit<
+    ValidationOptions,
+    'skipSetup' | 'home' | 'tmpDir' | 'readOnlyPaths' | 'setupCache'
+  >,
 ): CodeWorkspace {
   const policy = repoPathPolicy(config);
+  // The repository may ask for the sandbox on a worker whose operator turned it off; never less.
+  const sandbox = withRepoSandbox(options.sandbox, config.sandbox);
   return {
     readFile: (path) => readRepoText(ws.worktree, path),
     apply: (format, texts, scope) =>
@@ -32,15 +58,19 @@ export function createCodeWorkspace(
         isIgnored: (paths) => checkIgnore(ws.worktree, paths, { gitDir: ws.gitDir }),
         checkDiff: (dir, diff) => gitApplyCheck(dir, diff, { gitDir: ws.gitDir }),
       }),
-    validate: ({ skipSetup }) =>
-      runValidation(config, ws.worktree, {
+    validate: async ({ skipSetup }) => {
+      if (!skipSetup && config.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
+      return runValidation(config, ws.worktree, {
         ...options,
+        sandbox,
         skipSetup,
         home: ws.homeDir,
         tmpDir: ws.tmpDir,
+        setupCache: setupCache(ws),
         // The workspace's own list plus the caller's (directories holding the worker's secrets).
         hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
         readOnlyPaths: ws.sandboxReadOnly,
-      }),
+      });
+    },
   };
 }

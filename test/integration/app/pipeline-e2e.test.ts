@@ -251,10 +251,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
 
   it('rolls back and reports when validation keeps failing', async () => {
     await start();
-    github.setFile(
-      '.github/autofix.yml',
-      'validate:\n  - node test.js\nsandbox: none\nmax_repair_attempts: 1\n',
-    );
+    github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nmax_repair_attempts: 1\n');
     const wrong = FIX_DIFF.replace('+  return a + b;', '+  return a * b;');
     llm.enqueue(
       JSON.stringify(TRIAGE),

@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import { createRedactor } from '../../../src/artifacts/redact.js';
 import { processGroupMembers } from '../../../src/exec/process-group.js';
 import { runCommand } from '../../../src/exec/run-command.js';
+import { basicSandboxPolicy } from '../../../src/exec/sandbox-policy.js';
+
+const NONE = basicSandboxPolicy('none');
+const BWRAP = basicSandboxPolicy('bwrap');
+const policy = (mode: 'none' | 'bwrap') => (mode === 'none' ? NONE : BWRAP);
 
 describe('runCommand', () => {
   let worktree: string;
@@ -22,7 +27,7 @@ describe('runCommand', () => {
       const result = await runCommand(['sh', '-c', `echo $$ > ${pidFile}; sleep 999 & sleep 999`], {
         worktree,
         timeoutMs: 2000,
-        sandbox,
+        sandbox: policy(sandbox),
         killGraceMs: 1000,
       });
       expect(result.timed_out).toBe(true);
@@ -44,7 +49,7 @@ describe('runCommand', () => {
     const result = await runCommand(['sh', '-c', 'sleep 777 & echo started'], {
       worktree,
       timeoutMs: 10_000,
-      sandbox: 'none',
+      sandbox: NONE,
     });
     expect(result.exit_code).toBe(0);
     expect(result.stdout).toBe('started\n');
@@ -60,7 +65,7 @@ describe('runCommand', () => {
       worktree,
       timeoutMs: 60_000,
       signal: controller.signal,
-      sandbox: 'none',
+      sandbox: NONE,
     });
     expect(result.signal).toBe('SIGTERM');
     expect(result.timed_out).toBe(false);
@@ -74,7 +79,7 @@ describe('runCommand', () => {
         '-c',
         'echo first; yes abcdefgh | head -c 52428800; echo; echo last; echo oops >&2; exit 3',
       ],
-      { worktree, timeoutMs: 30_000, sandbox: 'bwrap', maxOutputBytes: 64 * 1024 },
+      { worktree, timeoutMs: 30_000, sandbox: BWRAP, maxOutputBytes: 64 * 1024 },
     );
     expect(result.exit_code).toBe(3);
     expect(result.timed_out).toBe(false);
@@ -93,7 +98,7 @@ describe('runCommand', () => {
     const redact = createRedactor(['sentinel-secret-value-77']);
     const result = await runCommand(
       ['sh', '-c', 'echo sentinel-secret-value-77; echo sentinel-secret-value-77 >&2'],
-      { worktree, timeoutMs: 10_000, sandbox: 'none', redact },
+      { worktree, timeoutMs: 10_000, sandbox: NONE, redact },
     );
     expect(result.stdout).toBe('****77\n');
     expect(result.stderr).toBe('****77\n');
@@ -106,14 +111,14 @@ describe('runCommand', () => {
       worktree,
       cwd: 'pkg',
       timeoutMs: 5000,
-      sandbox: 'none',
+      sandbox: NONE,
     });
     expect(inside.stdout.trim()).toBe(join(worktree, 'pkg'));
     await expect(
-      runCommand(['pwd'], { worktree, cwd: '..', timeoutMs: 5000, sandbox: 'none' }),
+      runCommand(['pwd'], { worktree, cwd: '..', timeoutMs: 5000, sandbox: NONE }),
     ).rejects.toThrow('outside the worktree');
     await expect(
-      runCommand(['pwd'], { worktree, cwd: '/etc', timeoutMs: 5000, sandbox: 'none' }),
+      runCommand(['pwd'], { worktree, cwd: '/etc', timeoutMs: 5000, sandbox: NONE }),
     ).rejects.toThrow('outside the worktree');
   });
 
@@ -123,7 +128,7 @@ describe('runCommand', () => {
       const result = await runCommand(['no-such-program-xyz'], {
         worktree,
         timeoutMs: 5000,
-        sandbox,
+        sandbox: policy(sandbox),
       });
       expect(result.exit_code).toBe(127);
       expect(result.stderr).toMatch(/no-such-program-xyz/);
@@ -140,7 +145,7 @@ describe('runCommand', () => {
           '-c',
           `echo ok > f.txt && cat f.txt; touch /usr/autofix-x 2>/dev/null || echo ro; test -e ${marker} || echo private-tmp; echo "$TMPDIR"`,
         ],
-        { worktree, timeoutMs: 10_000, sandbox: 'bwrap' },
+        { worktree, timeoutMs: 10_000, sandbox: BWRAP },
       );
       expect(result.sandboxed).toBe(true);
       expect(result.stdout).toBe('ok\nro\nprivate-tmp\n/tmp\n');

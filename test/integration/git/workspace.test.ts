@@ -1,3 +1,4 @@
+import { basicSandboxPolicy } from '../../../src/exec/sandbox-policy.js';
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -117,16 +118,17 @@ describe('workspace cache', () => {
       const run = await runValidation(
         {
           ...DEFAULT_REPO_CONFIG,
-          sandbox: 'bwrap',
           setup: [`sh -c 'echo cached > "$HOME/npm-cache"'`],
           validate: [
             'git status --porcelain',
-            `sh -c 'test ! -e ${other.worktree} && test ! -e ${join(workdir, 'jobs', 'v2')}'`,
+            // Neither the other job's checkout nor its git directory in the mirror is there.
+            `sh -c 'test ! -e ${other.worktree} && test ! -e ${join(workdir, 'jobs', 'v2')} && test ! -e ${other.gitDir}'`,
             `sh -c 'cat "$HOME/npm-cache" && echo built > out.txt'`,
           ],
         },
         ws.worktree,
         {
+          sandbox: basicSandboxPolicy('bwrap'),
           home: ws.homeDir,
           tmpDir: ws.tmpDir,
           hiddenPaths: ws.sandboxHidden,

@@ -158,7 +158,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     'refuses an answer that writes %s, writes nothing, and feeds the refusal to the fixer',
     async (path) => {
       repo = createSampleRepo({
-        config: 'validate:\n  - node test.js\nsandbox: none\nmax_repair_attempts: 1\n',
+        config: 'validate:\n  - node test.js\nmax_repair_attempts: 1\n',
       });
       const hostile = `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+pwned\n${FIX_DIFF}`;
       llm.enqueue(json(TRIAGE), json(PLAN), hostile, FIX_DIFF, json(PR_SUMMARY));
@@ -193,7 +193,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
 
   it('stops with BUDGET_EXCEEDED and rolls back', async () => {
     repo = createSampleRepo({
-      config: 'validate:\n  - node test.js\nsandbox: none\ntoken_budget: 1000\n',
+      config: 'validate:\n  - node test.js\ntoken_budget: 1000\n',
     });
     llm.enqueue({ content: json(TRIAGE), usage: { prompt_tokens: 900, completion_tokens: 200 } });
     const report = await run();
@@ -215,8 +215,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
   it('fails after the last repair, rolls back, and redacts the API key from every artifact', async () => {
     // The test command prints the key: a build log is where secrets leak.
     repo = createSampleRepo({
-      config:
-        'validate:\n  - node leak.js\nsandbox: none\nmax_repair_attempts: 1\nenv_passthrough: [LEAKED]\n',
+      config: 'validate:\n  - node leak.js\nmax_repair_attempts: 1\nenv_passthrough: [LEAKED]\n',
       files: { 'leak.js': `console.error('key is ${API_KEY}'); process.exit(1);\n` },
     });
     llm.enqueue(

@@ -21,7 +21,11 @@ afterEach(() => {
   nock.cleanAll();
   expect(pending).toEqual([]);
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
+  nock.restore();
+});
 
 describe('createOrUpdatePullRequest', () => {
   it('opens a PR for a branch without one, labels it and asks the trigger sender to review', async () => {

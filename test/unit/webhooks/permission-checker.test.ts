@@ -13,7 +13,11 @@ afterEach(() => {
   nock.cleanAll();
   expect(pending).toEqual([]);
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
+  nock.restore();
+});
 
 describe('createPermissionChecker', () => {
   it.each([

@@ -19,7 +19,11 @@ afterEach(() => {
   nock.cleanAll();
   expect(pending).toEqual([]);
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
+  nock.restore();
+});
 
 describe('createRepoConfigLoader', () => {
   it('uses the defaults when the file does not exist, and caches the answer', async () => {
