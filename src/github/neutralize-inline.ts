@@ -73,6 +73,19 @@ function closingKeywords(text: string, context: InlineContext): Token[] {
   );
 }
 
+/**
+ * Plain text (a commit message: no Markdown there to hide in) keeps its words, but a closing
+ * keyword that names any issue other than the run's own becomes `see`: merging never closes an
+ * issue nobody asked the bot about.
+ */
+export function disarmClosingReferences(text: string, context: InlineContext): string {
+  return text.replace(CLOSING, (group) =>
+    (group.match(REFERENCE) ?? []).every((ref) => isOwnReference(ref, context))
+      ? group
+      : group.replace(new RegExp(`^${KEYWORD}`, 'i'), 'see'),
+  );
+}
+
 /** The destination of an inline link whose `(` is at `from`, as CommonMark reads it. */
 function destination(text: string, from: number): string {
   const start = /^[ \t]*\n?[ \t]*/.exec(text.slice(from))![0].length + from;

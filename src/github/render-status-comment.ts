@@ -104,6 +104,8 @@ export function renderStatusComment(input: StatusCommentInput): string {
     );
   }
   if (facts.validation) parts.push(`**Validation**\n\n${validationTable(facts.validation)}`);
+  // Our words, but they name hosts that repository code asked for: neutralised like LLM text.
+  for (const warning of facts.warnings ?? []) parts.push(`> [!WARNING]\n> ${text(warning)}`);
   if (facts.pr) {
     parts.push(
       `**Pull request:** #${facts.pr.number}${facts.pr.draft ? ' (draft)' : ''} — ${facts.pr.url}`,

@@ -29,3 +29,13 @@ export function isRepoUrl(raw: string, context: RepoContext): boolean {
     urlOwner?.toLowerCase() === owner.toLowerCase() && urlRepo?.toLowerCase() === repo.toLowerCase()
   );
 }
+
+/**
+ * The GitHub host of a repository (github.com or the Enterprise host), from its clone URL: links
+ * to the repository there stay live in text the LLM wrote. Undefined for a local path.
+ */
+export function cloneUrlHost(cloneUrl: string): string | undefined {
+  if (!URL.canParse(cloneUrl)) return undefined;
+  const url = new URL(cloneUrl);
+  return /^https?:$/.test(url.protocol) ? url.host : undefined;
+}

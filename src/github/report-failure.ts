@@ -14,6 +14,7 @@ export interface FailureReport {
   repo: RepoCoords;
   /** Issue or PR the run was triggered on. */
   issueNumber: number;
+  githubHost?: string;
   trigger: ReactionTarget;
   runId: string;
   stage: string;

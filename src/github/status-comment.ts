@@ -12,6 +12,8 @@ export interface StatusCommentOptions {
   repo: RepoCoords;
   /** Issue or PR the comment lives on. */
   issueNumber: number;
+  /** Links to the repository on this host stay live in LLM-written text. */
+  githubHost?: string;
   runId: string;
   stageOrder: readonly string[];
   command: string;
@@ -58,6 +60,11 @@ export function createStatusComment(options: StatusCommentOptions): StatusCommen
       stageOrder: options.stageOrder,
       facts,
       command: options.command,
+      // The run's own repository and issue: the only closing references and links LLM text
+      // may keep live.
+      repo: options.repo,
+      issueNumber: options.issueNumber,
+      ...(options.githubHost ? { githubHost: options.githubHost } : {}),
     });
 
   /** True when the comment was created with the current facts (no edit needed). */

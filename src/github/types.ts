@@ -43,6 +43,11 @@ export interface StatusFacts {
   planSteps?: string[];
   files?: { path: string; operation: string }[];
   validation?: ValidationRow[];
+  /**
+   * What a maintainer must know about how the run's commands ran: no sandbox (the operator's
+   * AUTOFIX_SANDBOX=none), hosts setup tried and was refused.
+   */
+  warnings?: string[];
   pr?: { number: number; url: string; draft?: boolean };
   usage?: { totalTokens: number; costUsd?: number };
   /** Set once the run has ended. */

@@ -24,6 +24,7 @@ import {
   requestReviewOfFeedbackCommit,
   shouldOpenAsDraft,
 } from '../github/pull-request.js';
+import { cloneUrlHost } from '../github/repo-url.js';
 import type { RunFailedHook, StageProcessors } from '../queue/types.js';
 import { toCodeOutput, type CodeOutput } from './app/code-output.js';
 import {
@@ -181,6 +182,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             durationMs: v.duration_ms,
             timedOut: v.timed_out,
           })),
+          ...(output.code.warnings.length > 0 ? { warnings: output.code.warnings } : {}),
           usage: usageAfter(job, llm),
         },
       };
@@ -223,6 +225,9 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
           model: modelFor(job, deps.settings, 'pr'),
           usage,
           runId: job.runId,
+          ...(cloneUrlHost(job.repository.cloneUrl)
+            ? { githubHost: cloneUrlHost(job.repository.cloneUrl)! }
+            : {}),
         },
         { llm, log: ctx.log, signal: ctx.signal },
       );

@@ -4,6 +4,7 @@ import { findPathViolations } from '../edits/index.js';
 import { pathPolicyError } from '../edits/path-policy-error.js';
 import type { PathPolicy } from '../edits/index.js';
 import { checkIgnore } from '../git/check-ignore.js';
+import { disarmClosingReferences } from '../github/neutralize-inline.js';
 import { formatCommitMessage } from '../git/commit-message.js';
 import { commitChanges } from '../git/commit.js';
 import type { GitIdentity } from '../git/identity.js';
@@ -17,12 +18,16 @@ export function commitChange(
   input: { issue: IssueInput; plan: FixPlan; code: CodeResult; identity: GitIdentity },
 ): Promise<Commit> {
   const { issue, plan, code } = input;
+  // The title (the issue author's) and the steps (the LLM's) are text: a `closes #5` in them would
+  // close #5 once the commit reaches the default branch, whatever the PR body says.
+  const disarm = (text: string): string =>
+    disarmClosingReferences(text, { issueNumber: issue.number });
   const message = formatCommitMessage({
     type: plan.commit_type,
     scope: plan.scope,
-    description: commitDescription(issue.title, issue.number),
+    description: disarm(commitDescription(issue.title, issue.number)),
     issue: issue.number,
-    body: plan.plan_steps.map((s) => `- ${s.description}`).join('\n'),
+    body: plan.plan_steps.map((s) => `- ${disarm(s.description)}`).join('\n'),
   });
   return commitChanges(ws, {
     message,

@@ -10,7 +10,7 @@ import { addReaction } from '../github/reactions.js';
 import { reportRunFailure } from '../github/report-failure.js';
 import { createStatusComment, type StatusComment } from '../github/status-comment.js';
 import type { Logger } from '../logger.js';
-import { conversationOf, reactionTargetOf, repoOf } from './run-addressing.js';
+import { conversationOf, githubHostOf, reactionTargetOf, repoOf } from './run-addressing.js';
 import { runKeyOf } from './run-registry.js';
 import type { StageRuntime } from './stage-runtime.js';
 import { STAGES, type RunJobData, type StageName } from './types.js';
@@ -24,6 +24,7 @@ export function statusCommentFor(
     octokit: client.octokit,
     repo: repoOf(data),
     issueNumber: conversationOf(data),
+    ...(githubHostOf(data) ? { githubHost: githubHostOf(data)! } : {}),
     runId: data.runId,
     stageOrder: STAGES,
     command: data.config.command,
@@ -101,6 +102,7 @@ export async function failRun(
     {
       repo: repoOf(data),
       issueNumber: conversationOf(data),
+      ...(githubHostOf(data) ? { githubHost: githubHostOf(data)! } : {}),
       trigger: reactionTargetOf(data),
       runId: data.runId,
       stage: failure.stage,

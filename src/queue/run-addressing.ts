@@ -1,4 +1,5 @@
 /** Names derived from a run: job ids, where its comments go, what its reactions attach to. */
+import { cloneUrlHost } from '../github/repo-url.js';
 import type { ReactionTarget, RepoCoords } from '../github/types.js';
 import { STAGES, type RunJobData, type StageName } from './types.js';
 
@@ -16,6 +17,11 @@ export function nextStage(stage: StageName): StageName | undefined {
 
 export function repoOf(data: Pick<RunJobData, 'repository'>): RepoCoords {
   return { owner: data.repository.owner, repo: data.repository.name };
+}
+
+/** The GitHub host of the run's repository (see github/repo-url.ts). */
+export function githubHostOf(data: Pick<RunJobData, 'repository'>): string | undefined {
+  return cloneUrlHost(data.repository.cloneUrl);
 }
 
 /** The issue or PR where the run talks: the PR for feedback runs, else the issue. */

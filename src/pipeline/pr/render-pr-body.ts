@@ -24,8 +24,8 @@ export interface PrBodyInput {
   validation: CommandResult[];
   /** The LLM's `&&&` notes for the reviewer. */
   notes: string[];
-  /** Set when validation could not run inside the sandbox. */
-  sandboxWarning?: string;
+  /** How the commands ran: no sandbox (the operator's choice), hosts setup was refused. */
+  warnings?: string[];
   usage?: { totalTokens: number; costUsd?: number };
   runId?: string;
 }
@@ -74,7 +74,7 @@ export function renderPrBody(input: PrBodyInput): string {
   const parts: string[] = [];
   parts.push(block(input.summary));
   parts.push(`Fixes #${input.issueNumber}`);
-  if (input.sandboxWarning) parts.push(`> [!WARNING]\n> ${cell(input.sandboxWarning)}`);
+  for (const warning of input.warnings ?? []) parts.push(`> [!WARNING]\n> ${line(warning)}`);
 
   parts.push(
     '### Changes\n\n' +

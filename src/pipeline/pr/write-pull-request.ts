@@ -88,7 +88,7 @@ export async function writePullRequest(
     changes: code.changes,
     validation: code.validation,
     notes,
-    ...(code.warnings.length > 0 ? { sandboxWarning: code.warnings.join(' ') } : {}),
+    ...(code.warnings.length > 0 ? { warnings: code.warnings } : {}),
     ...(input.usage ? { usage: input.usage } : {}),
     ...(input.runId ? { runId: input.runId } : {}),
   });

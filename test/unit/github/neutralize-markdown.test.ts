@@ -1,3 +1,4 @@
+import { disarmClosingReferences } from '../../../src/github/neutralize-inline.js';
 import { neutralizeMarkdown } from '../../../src/github/neutralize-markdown.js';
 
 /** The run: issue #7 of acme/widgets on github.com. */
@@ -208,5 +209,21 @@ describe('neutralizeMarkdown: inline', () => {
   it('keeps a fenced block as a code span and neutralizes a tilde one', () => {
     expect(n('```\n@u\n```', { ...run, inline: true })).toBe('``` @u ```');
     expect(n('~~~\n@u\n~~~', { ...run, inline: true })).toBe('~~~ `@u` ~~~');
+  });
+});
+
+describe('disarmClosingReferences (commit messages)', () => {
+  it('turns closing keywords for other issues into `see`, and keeps the run’s own', () => {
+    expect(disarmClosingReferences('Closes #5, closes #6 and fixes #7', { issueNumber: 7 })).toBe(
+      'see #5, see #6 and fixes #7',
+    );
+    expect(
+      disarmClosingReferences('resolves: acme/other#3; Fixed https://github.com/a/b/issues/9', {
+        issueNumber: 7,
+      }),
+    ).toBe('see: acme/other#3; see https://github.com/a/b/issues/9');
+    expect(disarmClosingReferences('add() returns the wrong result', { issueNumber: 7 })).toBe(
+      'add() returns the wrong result',
+    );
   });
 });

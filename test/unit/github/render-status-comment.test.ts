@@ -86,3 +86,23 @@ describe('renderStatusComment', () => {
     expect(body).toContain('comment `/autofix <more detail>` to try again');
   });
 });
+
+describe('warnings in the status comment (issue #11)', () => {
+  it('shows an unsandboxed run and the hosts setup was refused, neutralised', () => {
+    const body = renderStatusComment({
+      runId: 'run-w',
+      stageOrder: ['triage'],
+      command: '/autofix',
+      facts: {
+        stages: { triage: { state: 'done' } },
+        warnings: [
+          'Repository commands ran WITHOUT a sandbox',
+          'Setup commands tried to reach hosts off the network allowlist, and were refused: evil.test:443 @org/team',
+        ],
+      },
+    });
+    expect(body).toContain('> [!WARNING]\n> Repository commands ran WITHOUT a sandbox');
+    expect(body).toContain('evil.test:443');
+    expect(body).not.toMatch(/(^|[^`])@org\/team/);
+  });
+});

@@ -64,7 +64,9 @@ describe('renderPrBody', () => {
   it('warns when validation ran unsandboxed and marks failures', () => {
     const body = renderPrBody({
       ...input,
-      sandboxWarning: 'bubblewrap is not available: validation ran without a sandbox',
+      warnings: [
+        'Repository commands ran WITHOUT a sandbox: the operator set AUTOFIX_SANDBOX=none',
+      ],
       validation: [
         {
           command: 'make',
@@ -76,7 +78,7 @@ describe('renderPrBody', () => {
         },
       ],
     });
-    expect(body).toContain('> [!WARNING]\n> bubblewrap is not available');
+    expect(body).toContain('> [!WARNING]\n> Repository commands ran WITHOUT a sandbox');
     expect(body).toContain('| `make` | ⏱ timed out | — | 600.0 s |');
   });
 
