@@ -1,52 +1,76 @@
-/** A private redis-server for tests that need settings the shared one must not get. */
+/**
+ * A private redis-server for tests that need settings the shared one must not get — extra flags,
+ * or a password (`requirepass`; it is then waited for with the password, since such a server
+ * refuses an unauthenticated PING). Stopped again if it never answers.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from '../../helpers/cli.js';
 import { waitFor } from './harness.js';
 
 export interface OwnRedis {
+  /** Without credentials. */
   url: string;
+  /** With the password when there is one, as an operator would set REDIS_URL. */
+  authUrl: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
-export async function startOwnRedis(args: string[] = []): Promise<OwnRedis> {
+async function answers(url: string): Promise<true | undefined> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG' || undefined;
+  } catch {
+    return undefined;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function startOwnRedis(
+  args: string[] = [],
+  options: { password?: string } = {},
+): Promise<OwnRedis> {
   const port = await freePort();
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...(options.password ? ['--requirepass', options.password] : []),
+      ...args,
+    ],
     { stdio: 'ignore' },
   );
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+    });
   const url = `redis://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      const redis = new Redis(url, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      redis.on('error', () => undefined);
-      try {
-        await redis.connect();
-        return (await redis.ping()) === 'PONG' || undefined;
-      } catch {
-        return undefined;
-      } finally {
-        redis.disconnect();
-      }
-    },
-    10_000,
-    'redis-server',
-  );
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGCONT');
-        child.kill('SIGTERM');
-      }),
-  };
+  const authUrl = options.password
+    ? `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`
+    : url;
+  try {
+    await waitFor(() => answers(authUrl), 10_000, 'redis-server');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, authUrl, child, stop };
 }

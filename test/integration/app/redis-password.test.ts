@@ -5,15 +5,14 @@
 import { checkRedis } from '../../../src/queue/check-redis.js';
 import { startCaptured, type CapturedProcess } from './captured-log.js';
 import { REDIS_URL, SECRET } from './harness.js';
-import { startOwnRedis } from './own-redis.js';
-import { startPasswordRedis, type PasswordRedis } from './password-redis.js';
+import { startOwnRedis, type OwnRedis } from './own-redis.js';
 
 const REDIS_PASSWORD = 'redis-pw-0f3a9b7c';
 const WARNING = /accepts connections without a password/;
 
 describe('Redis without a password', () => {
   let proc: CapturedProcess | undefined;
-  let redis: PasswordRedis | undefined;
+  let redis: OwnRedis | undefined;
   afterEach(async () => {
     await proc?.close();
     await redis?.stop();
@@ -40,7 +39,7 @@ describe('Redis without a password', () => {
   it.each([['serve'], ['worker']] as const)(
     '%s does not warn when Redis requires the password REDIS_URL carries',
     async (kind) => {
-      redis = await startPasswordRedis(REDIS_PASSWORD);
+      redis = await startOwnRedis([], { password: REDIS_PASSWORD });
       proc = await startCaptured({ kind, redisUrl: redis.authUrl, webhookSecret: SECRET });
       const log = proc.text();
       expect(log).toMatch(/Redis 7[\d.]* reachable/);
@@ -52,7 +51,7 @@ describe('Redis without a password', () => {
 
   it('tells a password-protected Redis from an open one, whatever the URL carries', async () => {
     expect((await checkRedis(REDIS_URL)).acceptsAnonymous).toBe(true);
-    redis = await startPasswordRedis(REDIS_PASSWORD);
+    redis = await startOwnRedis([], { password: REDIS_PASSWORD });
     expect((await checkRedis(redis.authUrl)).acceptsAnonymous).toBe(false);
     // A password in the URL that Redis never asked for still leaves Redis open.
     const open = await startOwnRedis();
@@ -65,7 +64,7 @@ describe('Redis without a password', () => {
   });
 
   it('refuses to start against a password-protected Redis when REDIS_URL has no password', async () => {
-    redis = await startPasswordRedis(REDIS_PASSWORD);
+    redis = await startOwnRedis([], { password: REDIS_PASSWORD });
     await expect(checkRedis(redis.url)).rejects.toThrow(
       new RegExp(`Cannot reach Redis at REDIS_URL=${redis.url}.*NOAUTH`),
     );
