@@ -9,11 +9,19 @@ COPY src ./src
 # The application only: benchmarks and tests are not part of the image.
 RUN npx tsc -p tsconfig.app.json
 
-# Runtime stage: production dependencies, git for workspaces, bubblewrap for the sandbox.
+# Runtime stage: production dependencies, git for workspaces, and the sandbox's tools: bubblewrap
+# (≥ 0.8 for --disable-userns), prlimit and setpriv (util-linux), chown (coreutils; setpriv and
+# chown are used only when the worker runs as root). The build fails here, not the worker at its
+# first job, when one is missing. Running the sandbox needs the container settings of
+# docker-compose.yml (README, "Sandbox in containers"); `worker` checks them at start.
 FROM node:24-slim AS runtime
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git bubblewrap ca-certificates curl \
- && rm -rf /var/lib/apt/lists/*
+ && apt-get install -y --no-install-recommends git bubblewrap util-linux coreutils ca-certificates curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && for tool in git bwrap prlimit setpriv chown; do \
+      command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }; \
+    done \
+ && bwrap --help | grep -q -- --disable-userns
 ENV NODE_ENV=production \
     AUTOFIX_WORKDIR=/var/lib/autofix \
     PORT=3000

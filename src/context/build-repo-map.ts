@@ -38,6 +38,8 @@ export interface RepoMapOptions {
   maxFileBytes?: number;
   /** Total bytes read; later files are skipped with reason `limit` (default 64 MiB). */
   maxTotalBytes?: number;
+  /** A job worktree's git directory: git is told it, never follows the `.git` link. */
+  gitDir?: string;
 }
 
 const BINARY_EXTENSIONS = new Set(
@@ -108,7 +110,10 @@ async function load(root: string, path: string, maxFileBytes: number): Promise<L
 export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
   const maxFileBytes = options.maxFileBytes ?? 256 * 1024;
   const maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
-  const { paths, source } = await listRepoFiles(root);
+  const { paths, source } = await listRepoFiles(
+    root,
+    options.gitDir ? { gitDir: options.gitDir } : {},
+  );
   const files: RepoFile[] = [];
   const skipped: SkippedFile[] = [];
   let total = 0;

@@ -1,14 +1,29 @@
 /**
  * The files to look at: what git tracks, or (outside a git repository) a directory walk that
  * skips VCS, dependency and build folders. Paths are POSIX, relative, sorted.
+ *
+ * In a job's worktree, repository code (setup, validation) may have rewritten the `.git` link to
+ * a git directory of its own, whose config (`core.fsmonitor`: `ls-files` runs it) would start a
+ * program. So git runs like all of the bot's git (run-git.ts): an allowlisted environment without
+ * the worker's secrets and every program-running key switched off; and, given the workspace's
+ * recorded git directory, with GIT_DIR/GIT_WORK_TREE instead of the link.
  */
-import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runGit } from '../git/run-git.js';
+import { worktreeGit } from '../git/worktree-git.js';
 
 export interface ListedFiles {
   paths: string[];
   source: 'git' | 'walk';
+}
+
+export interface ListRepoFilesOptions {
+  /**
+   * The worktree's git directory as the workspace recorded it (`Workspace.gitDir`). Without it,
+   * git finds the repository from `root` (a user's own checkout, `autofix context`).
+   */
+  gitDir?: string;
 }
 
 /** Folders never worth reading: dependencies, VCS data, build and cache output. */
@@ -38,19 +53,13 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.autofix',
 ]);
 
-function gitLsFiles(root: string): Promise<string[] | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached'],
-      {
-        cwd: root,
-        maxBuffer: 256 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-      },
-      (err, stdout) => resolve(err ? undefined : stdout.split('\0').filter((p) => p !== '')),
-    );
-  });
+/** Tracked paths, or undefined when `root` is not in a git repository (or git fails). */
+async function gitLsFiles(root: string, gitDir: string | undefined): Promise<string[] | undefined> {
+  const args = ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached'];
+  const listed = await (
+    gitDir ? worktreeGit({ worktree: root, gitDir }, args) : runGit(args, { cwd: root })
+  ).catch(() => undefined);
+  return listed?.stdout.split('\0').filter((p) => p !== '');
 }
 
 async function walk(root: string, dir = ''): Promise<string[]> {
@@ -65,8 +74,11 @@ async function walk(root: string, dir = ''): Promise<string[]> {
   return out;
 }
 
-export async function listRepoFiles(root: string): Promise<ListedFiles> {
-  const tracked = await gitLsFiles(root);
+export async function listRepoFiles(
+  root: string,
+  options: ListRepoFilesOptions = {},
+): Promise<ListedFiles> {
+  const tracked = await gitLsFiles(root, options.gitDir);
   if (tracked !== undefined) {
     const paths = tracked.filter(
       (p) => !p.split('/').some((segment) => segment === 'node_modules'),

@@ -51,27 +51,41 @@ const EXPECTED = [
   'root-read-only',
 ];
 
+const CONTAINERS = 'README, "Sandbox in containers"';
+
+/** What bubblewrap says when something stops it, and what to do about each. */
+const KNOWN_PROBLEMS: { said: RegExp; fix: string }[] = [
+  {
+    said: /ENOENT|not found|No such file/i,
+    fix: 'install bubblewrap ≥ 0.8, util-linux and coreutils (Debian/Ubuntu: `apt-get install bubblewrap util-linux coreutils`)',
+  },
+  {
+    said: /No permissions to create new namespace|Operation not permitted.*(clone|unshare)|Creating new namespace failed/i,
+    fix:
+      'allow unprivileged user namespaces: `sysctl -w kernel.unprivileged_userns_clone=1` (Debian), ' +
+      '`sysctl -w user.max_user_namespaces=15000`; in a container, the seccomp profile ' +
+      `deploy/seccomp-sandbox.json (${CONTAINERS})`,
+  },
+  {
+    said: /Can't mount proc|max_user_namespaces: Read-only file system/i,
+    fix: `let the container mount a fresh /proc: \`systempaths=unconfined\` in Docker, \`procMount: Unmasked\` in Kubernetes (${CONTAINERS})`,
+  },
+  {
+    said: /Failed to make \/ slave|apparmor/i,
+    fix: `relax AppArmor for the worker: \`apparmor=unconfined\` or the profile in deploy/README.md (${CONTAINERS})`,
+  },
+  {
+    said: /setting up uid map: Permission denied|uid map/i,
+    fix:
+      'the host restricts unprivileged user namespaces: on Ubuntu ≥ 23.10 ' +
+      '`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or an AppArmor profile for bwrap',
+  },
+  { said: /protected_hardlinks/, fix: '`sysctl -w fs.protected_hardlinks=1`' },
+];
+
 /** What to do about a failed self-test, from what bubblewrap said. */
 export function sandboxFix(problem: string, optOut: string): string {
-  const fixes: string[] = [];
-  if (/ENOENT|not found|No such file/i.test(problem) && /bwrap|bubblewrap/i.test(problem))
-    fixes.push('install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`)');
-  if (/prlimit|setpriv|chown/.test(problem) && /not found|ENOENT/i.test(problem))
-    fixes.push('install util-linux and coreutils (prlimit, setpriv, chown)');
-  if (
-    /namespace|uid map|setting up uid|Operation not permitted|Permission denied|clone|unshare/i.test(
-      problem,
-    )
-  ) {
-    fixes.push(
-      'allow unprivileged user namespaces: `sysctl -w kernel.unprivileged_userns_clone=1` ' +
-        '(Debian), `sysctl -w user.max_user_namespaces=15000`; on Ubuntu ≥ 23.10 ' +
-        '`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or an AppArmor profile for ' +
-        'bwrap; in a container, the seccomp profile and AppArmor setting from docker-compose.yml ' +
-        '(README, "Running at scale")',
-    );
-  }
-  if (/protected_hardlinks/.test(problem)) fixes.push('`sysctl -w fs.protected_hardlinks=1`');
+  const fixes = KNOWN_PROBLEMS.filter((p) => p.said.test(problem)).map((p) => p.fix);
   if (fixes.length === 0) fixes.push('check that `bwrap --version` runs on this machine');
   return `Fix: ${fixes.join('; or ')}. Or run repository code without a sandbox (not recommended): ${optOut}.`;
 }

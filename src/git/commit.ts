@@ -2,12 +2,15 @@
  * Commits the worktree's changes on the job's branch (DESIGN.md §3): validated Conventional
  * Commit message, `--signoff` with the bot identity, the `Autofix-Issue` trailer that marks the
  * branch as ours, and no hooks (repository code only runs through exec/, sandboxed). An empty
- * change is an error, never an empty commit.
+ * change is an error, never an empty commit. The mirror is scrubbed first: repository code ran
+ * since the job opened it, and `git add` would run a clean filter planted meanwhile.
  */
 import type { CommandResult, Commit } from '../contracts.js';
 import { AutofixError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { validateCommitMessage } from './commit-message.js';
 import { runGit } from './run-git.js';
+import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { DEFAULT_BOT_IDENTITY, type GitIdentity, identityEnv, ISSUE_TRAILER } from './identity.js';
 import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
@@ -22,6 +25,8 @@ export interface CommitOptions {
   paths?: readonly string[];
   /** The validation run that passed for this change; copied into the Commit record. */
   validationResults?: CommandResult[];
+  /** Where a tampered mirror is reported. */
+  logger?: Logger;
 }
 
 export async function commitChanges(ws: Workspace, options: CommitOptions): Promise<Commit> {
@@ -29,6 +34,7 @@ export async function commitChanges(ws: Workspace, options: CommitOptions): Prom
   if (!branch)
     throw new AutofixError('INTERNAL', 'commit before prepareBranch', { recoverable: false });
   validateCommitMessage(options.message, branch.issue);
+  await scrubMirrorLocked(ws.mirrorDir, options.logger);
 
   if (options.paths) {
     if (options.paths.length > 0) {

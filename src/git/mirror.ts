@@ -141,6 +141,7 @@ async function fetchMirror(dir: string, options: MirrorOptions): Promise<void> {
       '--no-tags',
       '--no-write-fetch-head',
       '--no-auto-maintenance',
+      '--upload-pack=git-upload-pack', // a planted remote.<url>.uploadpack cannot take effect
       // The default, stated: a `remote.<url>.uploadpack` in the config could name a command for
       // local remotes (scrubMirror removes it; this holds even between two scrubs).
       '--upload-pack=git-upload-pack',

@@ -3,18 +3,30 @@
  * the value this job saw (absent for a new branch, the fetched tip for a reused bot branch, our
  * own last push after that), so a push can never overwrite work it has not seen. Rejections are
  * mapped to error codes with the remote's own words, redacted.
+ *
+ * Before it, the mirror is scrubbed again (repository code ran since the job opened it: a
+ * `url.<x>.insteadOf` or `remote.<url>.pushurl` planted meanwhile would send the branch, and the
+ * token, elsewhere), and `--receive-pack` names git's own program, so a planted
+ * `remote.<url>.receivepack` could not take effect even between scrub and push.
  */
 import { AutofixError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { assertBotBranch } from './branch-name.js';
 import { remoteError } from './mirror.js';
 import { runGit } from './run-git.js';
+import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
 
 export interface PushOptions {
   token?: string;
   timeoutMs?: number;
+  /** Where a tampered mirror is reported. */
+  logger?: Logger;
 }
+
+/** The default program, named on the command line where it beats any `remote.<url>.receivepack`. */
+export const RECEIVE_PACK = '--receive-pack=git-receive-pack';
 
 /** The remote's `remote: …` lines, or git's own last error line. */
 function remoteMessage(stderr: string): string {
@@ -59,6 +71,7 @@ export async function pushBranch(ws: Workspace, options: PushOptions = {}): Prom
   if (!branch)
     throw new AutofixError('INTERNAL', 'push before prepareBranch', { recoverable: false });
   assertBotBranch(branch.name, ws.branchPrefix);
+  await scrubMirrorLocked(ws.mirrorDir, options.logger);
   const head = (await worktreeGit(ws, ['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
   const expected = branch.pushedSha ?? branch.remoteShaBefore ?? '';
   const ref = `refs/heads/${branch.name}`;
@@ -69,6 +82,7 @@ export async function pushBranch(ws: Workspace, options: PushOptions = {}): Prom
       'push',
       '--porcelain',
       '--no-verify',
+      RECEIVE_PACK,
       `--force-with-lease=${ref}:${expected}`,
       ws.remoteUrl,
       `${head}:${ref}`,

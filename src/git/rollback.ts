@@ -8,17 +8,29 @@
  * call from another process with a persisted `Workspace` record, finishes what is left and
  * reports instead of throwing (a rollback runs on a failure path; the original error is what the
  * user must read).
+ *
+ * It usually runs right after repository code failed, so the mirror is scrubbed first (`reset
+ * --hard` would run a smudge filter planted during the job), and the remote programs are named
+ * on the command line (`--upload-pack`, `--receive-pack`) over any `remote.<url>.*` setting.
  */
 import { access } from 'node:fs/promises';
+import type { Logger } from '../logger.js';
 import { assertBotBranch } from './branch-name.js';
 import { withMirrorLock } from './mirror.js';
+import { RECEIVE_PACK } from './push.js';
 import { runGit } from './run-git.js';
+import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
 
 export interface RollbackOptions {
   token?: string;
+  /** Where a tampered mirror is reported. */
+  logger?: Logger;
 }
+
+/** Like RECEIVE_PACK, for fetch-side commands: beats any `remote.<url>.uploadpack`. */
+const UPLOAD_PACK = '--upload-pack=git-upload-pack';
 
 export interface RollbackReport {
   done: string[];
@@ -26,7 +38,10 @@ export interface RollbackReport {
 }
 
 async function remoteSha(ws: Workspace, ref: string, token?: string): Promise<string | null> {
-  const r = await runGit(['ls-remote', ws.remoteUrl, ref], { cwd: ws.mirrorDir, token });
+  const r = await runGit(['ls-remote', UPLOAD_PACK, ws.remoteUrl, ref], {
+    cwd: ws.mirrorDir,
+    token,
+  });
   return r.stdout.split(/\s/)[0] || null;
 }
 
@@ -53,6 +68,7 @@ async function rollbackRemote(ws: Workspace, token: string | undefined, report: 
       'push',
       '--porcelain',
       '--no-verify',
+      RECEIVE_PACK,
       `--force-with-lease=${ref}:${branch.pushedSha}`,
       ws.remoteUrl,
       spec,
@@ -83,10 +99,15 @@ export async function rollbackWorkspace(
     }
   };
 
-  const hasWorktree = await access(ws.worktree).then(
-    () => true,
-    () => false,
-  );
+  const exists = (path: string) =>
+    access(path).then(
+      () => true,
+      () => false,
+    );
+  // A rollback must still try the rest when the scrub fails (a lock held too long).
+  if (await exists(ws.mirrorDir))
+    await step('scrub mirror', () => scrubMirrorLocked(ws.mirrorDir, options.logger));
+  const hasWorktree = await exists(ws.worktree);
   if (hasWorktree) {
     await step(`reset --hard ${ws.baseline_commit}`, () =>
       worktreeGit(ws, ['reset', '--quiet', '--hard', ws.baseline_commit]),

@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import { assertBranchPrefix, DEFAULT_BRANCH_PREFIX } from './branch-name.js';
 import { assertNoCredentials, mirrorDir, updateMirror, withMirrorLock } from './mirror.js';
 import { runGit } from './run-git.js';
+import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit, type WorktreeRef } from './worktree-git.js';
 import { claimParkedWorktree, parkWorktree, poolDir, refreshWorktree } from './worktree-pool.js';
 
@@ -244,13 +245,15 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
  * local branch (the remote branch, if pushed, is what the PR uses). Safe to call twice and on a
  * half-opened workspace. The mirror's fetched refs and objects are left as they are.
  */
-export async function closeWorkspace(ws: Workspace): Promise<void> {
+export async function closeWorkspace(ws: Workspace, logger?: Logger): Promise<void> {
+  // Parking runs `reset --hard` in the worktree: a filter planted during the job must be gone.
   const parked =
     ws.recycleWorktrees > 0 &&
     ws.gitDir !== '' &&
-    (await parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees).catch(
-      () => false,
-    ));
+    existsSync(join(ws.mirrorDir, 'HEAD')) &&
+    (await scrubMirrorLocked(ws.mirrorDir, logger)
+      .then(() => parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees))
+      .catch(() => false));
   await rm(ws.jobDir, { recursive: true, force: true });
   if (!existsSync(join(ws.mirrorDir, 'HEAD'))) return; // failed before the mirror existed
   await withMirrorLock(ws.mirrorDir, async () => {
@@ -275,11 +278,11 @@ export async function withWorkspace<T>(
     result = await fn(ws);
   } catch (err) {
     // The job's own failure is what the user needs to read; a cleanup problem is only logged.
-    await closeWorkspace(ws).catch((closeErr: unknown) =>
+    await closeWorkspace(ws, options.logger).catch((closeErr: unknown) =>
       options.logger?.warn({ err: closeErr }, 'workspace cleanup failed'),
     );
     throw err;
   }
-  await closeWorkspace(ws);
+  await closeWorkspace(ws, options.logger);
   return result;
 }

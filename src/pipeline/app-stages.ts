@@ -56,7 +56,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
       const triage = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
         baseCommit = ws.base_commit;
         const issue = issueInput(job);
-        const context = await prepareContext(ws.worktree, issue);
+        const context = await prepareContext(ws, issue);
         const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
         return runTriage(
           { issue, context, config: job.config, model: modelFor(job, deps.settings, 'triage') },
@@ -76,7 +76,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
       const triage = job.outputs.triage as TriageResult;
       const plan = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
         const issue = issueInput(job);
-        const context = await prepareContext(ws.worktree, issue);
+        const context = await prepareContext(ws, issue);
         const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
         const policy = repoPathPolicy(job.config);
         const planned = await runPlanner(
@@ -140,7 +140,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             ws.worktree,
             samples.filter((s): s is string => s !== undefined),
           );
-          const context = await prepareContext(ws.worktree, issue);
+          const context = await prepareContext(ws, issue);
           const code = await runCodeAgent(
             {
               issue,
@@ -157,15 +157,16 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             plan,
             code,
             identity: DEFAULT_BOT_IDENTITY,
+            logger: ctx.log,
           });
-          const pushedSha = await pushBranch(ws, { token });
+          const pushedSha = await pushBranch(ws, { token, logger: ctx.log });
           return toCodeOutput(commit, code, {
             name: branch.name,
             remoteShaBefore: branch.remoteShaBefore,
             pushedSha,
           });
         } catch (err) {
-          const report = await rollbackWorkspace(ws, { token });
+          const report = await rollbackWorkspace(ws, { token, logger: ctx.log });
           if (report.problems.length > 0)
             ctx.log.warn({ problems: report.problems }, 'rollback incomplete');
           throw err;
@@ -281,13 +282,13 @@ export function createRunFailedHook(deps: AppStageDeps): RunFailedHook {
     });
     try {
       ws.branch = { ...code.branch, issue: job.issue.number };
-      const report = await rollbackWorkspace(ws, { token });
+      const report = await rollbackWorkspace(ws, { token, logger: ctx.log });
       ctx.log.info(
         { runId: job.runId, stage: failure.stage, ...report },
         'rolled back the pushed branch',
       );
     } finally {
-      await closeWorkspace(ws).catch(() => undefined);
+      await closeWorkspace(ws, ctx.log).catch(() => undefined);
     }
   };
 }

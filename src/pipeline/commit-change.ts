@@ -9,13 +9,20 @@ import { formatCommitMessage } from '../git/commit-message.js';
 import { commitChanges } from '../git/commit.js';
 import type { GitIdentity } from '../git/identity.js';
 import type { Workspace } from '../git/workspace.js';
+import type { Logger } from '../logger.js';
 import type { CodeResult } from './code/run-code-agent.js';
 import { commitDescription } from './commit-subject.js';
 import type { IssueInput } from './ports.js';
 
 export function commitChange(
   ws: Workspace,
-  input: { issue: IssueInput; plan: FixPlan; code: CodeResult; identity: GitIdentity },
+  input: {
+    issue: IssueInput;
+    plan: FixPlan;
+    code: CodeResult;
+    identity: GitIdentity;
+    logger?: Logger;
+  },
 ): Promise<Commit> {
   const { issue, plan, code } = input;
   // The title (the issue author's) and the steps (the LLM's) are text: a `closes #5` in them would
@@ -34,6 +41,7 @@ export function commitChange(
     identity: input.identity,
     paths: code.changes.map((c) => c.path),
     validationResults: code.validation,
+    ...(input.logger ? { logger: input.logger } : {}),
   });
 }
 

@@ -5,11 +5,15 @@ import { rankFiles } from '../context/rank-files.js';
 import type { IssueInput, StageContext } from './ports.js';
 
 export async function prepareContext(
-  worktree: string,
+  checkout: { worktree: string; gitDir?: string },
   issue: IssueInput,
   budget = DEFAULT_CONTEXT_BUDGET,
 ): Promise<StageContext> {
-  const map = await buildRepoMap(worktree);
+  // The job's git directory, not the `.git` link that repository code could have rewritten.
+  const map = await buildRepoMap(
+    checkout.worktree,
+    checkout.gitDir ? { gitDir: checkout.gitDir } : {},
+  );
   const ranking = rankFiles(
     map,
     [issue.title, issue.body, issue.instructions ?? '', ...(issue.comments ?? [])].join('\n\n'),

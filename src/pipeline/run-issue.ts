@@ -95,7 +95,7 @@ export async function runIssue(
     ws = await openWorkspace(options.workspace);
     const openedWs = ws;
     const worktree = ws.worktree;
-    const context = await prepareContext(worktree, issue, options.contextBudget);
+    const context = await prepareContext(openedWs, issue, options.contextBudget);
     // The repository's prompt overrides, read at the base before any branch is checked out.
     ports = { ...ports, readOverride: ports.readOverride ?? (await snapshotOverrides(worktree)) };
     const policy = repoPathPolicy(config);
@@ -158,9 +158,12 @@ export async function runIssue(
     });
     const code = partial.code;
     partial.commit = await step('commit', 'commit', async () => {
-      const commit = await commitChange(openWs, { issue, plan, code, identity });
+      const commit = await commitChange(openWs, { issue, plan, code, identity, logger: ports.log });
       if (options.push)
-        await pushBranch(openWs, options.workspace.token ? { token: options.workspace.token } : {});
+        await pushBranch(openWs, {
+          ...(options.workspace.token ? { token: options.workspace.token } : {}),
+          logger: ports.log,
+        });
       return commit;
     });
     const commit = partial.commit;
@@ -188,17 +191,17 @@ export async function runIssue(
       message: err instanceof Error ? err.message : String(err),
     });
     if (ws) {
-      const report = await rollbackWorkspace(
-        ws,
-        options.workspace.token ? { token: options.workspace.token } : {},
-      );
+      const report = await rollbackWorkspace(ws, {
+        ...(options.workspace.token ? { token: options.workspace.token } : {}),
+        logger: ports.log,
+      });
       if (report.problems.length > 0)
         ports.log.warn({ problems: report.problems }, 'rollback incomplete');
     }
     throw new RunFailure(stage, err, partial);
   } finally {
     if (ws)
-      await closeWorkspace(ws).catch((e: unknown) =>
+      await closeWorkspace(ws, ports.log).catch((e: unknown) =>
         ports.log.warn({ err: String(e) }, 'workspace cleanup failed'),
       );
   }

@@ -130,7 +130,7 @@ export async function withStageWorkspace<T>(
     }
     return await fn(ws, token);
   } finally {
-    await closeWorkspace(ws).catch((err: unknown) =>
+    await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
       ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),
     );
   }

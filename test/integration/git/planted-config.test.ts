@@ -3,7 +3,8 @@
  * mirror's config, and the bot's own git ran it outside the sandbox with the worker's secrets,
  * in that job and every later one. Each test plants what an attacker could, runs a job's real
  * git sequence (open → status → branch → commit → push → close), and checks that nothing planted
- * ran, that the job still worked, and that the next job found the mirror restored.
+ * ran, that the job still worked, and that the mirror was restored — before the job's own commit
+ * when the plant came during the job, before the next job when it came between jobs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
 import { pushBranch } from '../../../src/git/push.js';
+import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { scrubMirror } from '../../../src/git/scrub-mirror.js';
 import {
   assertCleanWorktree,
@@ -30,6 +32,7 @@ import {
   tempDir,
   type Remote,
 } from './helpers.js';
+import { withGitOnPath } from './git-on-path.js';
 import { captureLog, makeTrap, type Trap } from './trap.js';
 
 /** Hooks our git would otherwise run: `--no-verify` only skips pre-commit and commit-msg. */
@@ -71,7 +74,7 @@ describe('planted git config and hooks', () => {
     });
 
   /** The rest of a job after its workspace is open; returns the pushed commit. */
-  const finishJob = async (ws: Workspace, issue: number) => {
+  const finishJob = async (ws: Workspace, issue: number, logger?: Logger) => {
     await assertCleanWorktree(ws, ws.base_commit);
     await prepareBranch(ws, {
       name: `autofix/fix/${issue}-answer`,
@@ -81,8 +84,9 @@ describe('planted git config and hooks', () => {
     await writeFile(join(ws.worktree, 'src/app.js'), `export const answer = ${issue};\n`);
     const commit = await commitChanges(ws, {
       message: `fix(app): return ${issue} from app\n\nFixes #${issue}\n`,
+      ...(logger ? { logger } : {}),
     });
-    await pushBranch(ws);
+    await pushBranch(ws, logger ? { logger } : {});
     await closeWorkspace(ws);
     return commit;
   };
@@ -95,7 +99,7 @@ describe('planted git config and hooks', () => {
   const repairedPaths = (log: ReturnType<typeof captureLog>) =>
     log.warnings().flatMap((w) => (w.repaired as string[] | undefined) ?? []);
 
-  it('never runs a core.fsmonitor planted during a job in the mirror or the worktree git dir; the next job removes it', async () => {
+  it("never runs a core.fsmonitor planted during a job in the mirror or the worktree git dir; the job's commit removes it", async () => {
     remote = await makeRemote(root);
     const ws = await open('job-1');
     const monitor = await trap.script('fsmonitor');
@@ -116,11 +120,9 @@ describe('planted git config and hooks', () => {
     expect(await trap.runs()).toContain('fsmonitor');
     await trap.clear();
 
-    await finishJob(ws, 1);
-    expect(await trap.runs()).toEqual([]);
-
     const log = captureLog();
-    const next = await open('job-2', log.logger);
+    await finishJob(ws, 1, log.logger);
+    expect(await trap.runs()).toEqual([]);
     expect(await readFile(config, 'utf8')).toBe(MIRROR_CONFIG);
     expect(warnedKeys(log)).toEqual(
       expect.arrayContaining([
@@ -131,12 +133,14 @@ describe('planted git config and hooks', () => {
     );
     // Key names only: the planted value (a path an attacker chose) is not repeated in the log.
     expect(log.text()).not.toContain(monitor);
+
+    const next = await open('job-2');
     const commit = await finishJob(next, 2);
     expect(remoteSha(remote, 'autofix/fix/2-answer')).toBe(commit.sha);
     expect(await trap.runs()).toEqual([]);
   });
 
-  it('never runs hooks planted in the mirror or through core.hooksPath during a job; the next job removes them', async () => {
+  it("never runs hooks planted in the mirror or through core.hooksPath during a job; the job's commit removes them", async () => {
     remote = await makeRemote(root);
     const ws = await open('job-1');
     const hooksPath = join(root, 'planted-hooks');
@@ -149,14 +153,14 @@ describe('planted git config and hooks', () => {
     expect(await trap.runs()).toContain('hooksPath-post-checkout');
     await trap.clear();
 
-    await finishJob(ws, 1);
-    expect(await trap.runs()).toEqual([]);
-
     const log = captureLog();
-    const next = await open('job-2', log.logger);
+    await finishJob(ws, 1, log.logger);
+    expect(await trap.runs()).toEqual([]);
     expect(warnedKeys(log)).toContain('core.hookspath');
     expect(repairedPaths(log)).toEqual(expect.arrayContaining(HOOKS.map((h) => `hooks/${h}`)));
-    expect(await readdir(join(next.mirrorDir, 'hooks')).catch(() => [])).toEqual([]);
+    expect(await readdir(join(ws.mirrorDir, 'hooks')).catch(() => [])).toEqual([]);
+
+    const next = await open('job-2');
     await finishJob(next, 2);
     expect(await trap.runs()).toEqual([]);
   });
@@ -218,6 +222,110 @@ describe('planted git config and hooks', () => {
         `url.file://${decoy}.insteadof`,
       ]),
     );
+  });
+
+  it("never runs a clean filter or a remote redirect planted after the job opened its workspace, in that job's commit and push", async () => {
+    remote = await makeRemote(root);
+    const ws = await open('job-1');
+    await assertCleanWorktree(ws, ws.base_commit);
+    await prepareBranch(ws, {
+      name: 'autofix/fix/1-answer',
+      issue: 1,
+      identity: DEFAULT_BOT_IDENTITY,
+    });
+    // What escaped repository code could do during setup or validation: the worktree asks for a
+    // driver by name, the mirror defines it, and the remote URL now leads to the attacker's copy.
+    await writeFile(join(ws.worktree, '.gitattributes'), '* filter=x\n');
+    const config = join(ws.mirrorDir, 'config');
+    setConfig(config, 'filter.x.clean', `${await trap.script('filter-clean')} #`);
+    setConfig(config, 'filter.x.required', 'true');
+    const decoy = join(root, 'decoy.git');
+    git(root, ['clone', '--quiet', '--bare', remote.dir, decoy]);
+    await trap.install(join(decoy, 'hooks', 'pre-receive'), 'decoy-pre-receive');
+    setConfig(config, `url.file://${decoy}.insteadOf`, remote.url);
+    // Both are live: git hashing a file runs the filter, and the remote URL is rewritten.
+    git(ws.worktree, ['hash-object', '--path=src/app.js', 'src/app.js']);
+    expect(await trap.runs()).toEqual(['filter-clean']);
+    await trap.clear();
+    expect(git(ws.mirrorDir, ['ls-remote', '--get-url', remote.url])).toBe(`file://${decoy}`);
+
+    const log = captureLog();
+    await writeFile(join(ws.worktree, 'src/app.js'), 'export const answer = 1;\n');
+    const commit = await commitChanges(ws, {
+      message: 'fix(app): return 1 from app\n\nFixes #1\n',
+      logger: log.logger,
+    });
+    await pushBranch(ws, { logger: log.logger });
+    await closeWorkspace(ws);
+    expect(await trap.runs()).toEqual([]);
+    expect(remoteSha(remote, 'autofix/fix/1-answer')).toBe(commit.sha);
+    expect(git(remote.dir, ['show', `${commit.sha}:src/app.js`])).toBe('export const answer = 1;');
+    expect(git(decoy, ['for-each-ref', 'refs/heads/autofix'])).toBe('');
+    expect(warnedKeys(log)).toEqual(
+      expect.arrayContaining([
+        'filter.x.clean',
+        'filter.x.required',
+        `url.file://${decoy}.insteadof`,
+      ]),
+    );
+  });
+
+  it("names git's own receive-pack and upload-pack, so remote programs planted between the scrub and the push never run", async () => {
+    remote = await makeRemote(root);
+    const ws = await open('job-1');
+    await prepareBranch(ws, {
+      name: 'autofix/fix/1-answer',
+      issue: 1,
+      identity: DEFAULT_BOT_IDENTITY,
+    });
+    await writeFile(join(ws.worktree, 'src/app.js'), 'export const answer = 1;\n');
+    await commitChanges(ws, { message: 'fix(app): return 1 from app\n\nFixes #1\n' });
+    const config = join(ws.mirrorDir, 'config');
+    const receivePack = `${await trap.script('receive-pack')} #`;
+    const uploadPack = `${await trap.script('upload-pack')} #`;
+    // An attacker who writes the mirror's config at the last moment: after our scrub, as our
+    // `git push` or `git ls-remote` starts.
+    const plant = [
+      'case "$1" in push|ls-remote)',
+      `  "$REAL_GIT" config --file '${config}' 'remote.${remote.url}.receivepack' '${receivePack}'`,
+      `  "$REAL_GIT" config --file '${config}' 'remote.${remote.url}.uploadpack' '${uploadPack}' ;;`,
+      'esac',
+    ].join('\n');
+    await withGitOnPath(join(root, 'bin'), plant, async () => {
+      const pushed = await pushBranch(ws);
+      expect(remoteSha(remote, 'autofix/fix/1-answer')).toBe(pushed);
+      // Rollback scrubs too, then asks the remote (ls-remote) and deletes the branch (push).
+      const report = await rollbackWorkspace(ws);
+      expect(report.problems).toEqual([]);
+    });
+    expect(git(ws.mirrorDir, ['config', `remote.${remote.url}.receivepack`])).toBe(receivePack);
+    expect(await trap.runs()).toEqual([]);
+    expect(git(remote.dir, ['for-each-ref', '--format=%(refname)', 'refs/heads'])).toBe(
+      'refs/heads/main',
+    );
+  });
+
+  it('scrubs before a rollback: a smudge filter planted while validation ran does not run in reset --hard', async () => {
+    remote = await makeRemote(root, {
+      '.gitattributes': '* filter=x\n',
+      'src/app.js': 'export const answer = 41;\n',
+    });
+    const ws = await open('job-1');
+    await writeFile(join(ws.worktree, 'src/app.js'), 'export const answer = 0;\n');
+    const config = join(ws.mirrorDir, 'config');
+    setConfig(config, 'filter.x.smudge', `${await trap.script('smudge')} #`);
+    setConfig(config, 'filter.x.required', 'true');
+
+    const log = captureLog();
+    const report = await rollbackWorkspace(ws, { logger: log.logger });
+    expect(await trap.runs()).toEqual([]);
+    expect(report.problems).toEqual([]);
+    expect(report.done[0]).toBe('scrub mirror');
+    expect(await readFile(join(ws.worktree, 'src/app.js'), 'utf8')).toBe(
+      'export const answer = 41;\n',
+    );
+    expect(warnedKeys(log)).toEqual(expect.arrayContaining(['filter.x.smudge']));
+    await closeWorkspace(ws);
   });
 
   it('restores a parked worktree git dir whose commondir was pointed at a planted repository', async () => {

@@ -1,0 +1,94 @@
+/**
+ * Issue #11: the repository map lists a job's worktree with git, outside the sandbox, after
+ * repository code ran in that worktree. That code can rewrite the worktree's `.git` link to a git
+ * directory of its own whose `core.fsmonitor` git runs on `ls-files`, and git used to get the
+ * worker's whole environment (the App's key, the LLM key).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listRepoFiles } from '../../../src/context/list-repo-files.js';
+import { closeWorkspace, openWorkspace } from '../../../src/git/workspace.js';
+import { withGitOnPath } from '../git/git-on-path.js';
+import { git, makeRemote, removeDir, tempDir } from '../git/helpers.js';
+import { makeTrap, type Trap } from '../git/trap.js';
+
+let root: string;
+let trap: Trap;
+
+beforeEach(async () => {
+  root = await tempDir('autofix-list-files-');
+  trap = await makeTrap(root);
+});
+afterEach(async () => {
+  await removeDir(root);
+});
+
+/** A repository of the attacker's: one file of its own, and a config that runs a program. */
+async function plantedRepository(): Promise<string> {
+  const planted = join(root, 'planted');
+  git(root, ['init', '--quiet', planted]);
+  await writeFile(join(planted, 'planted.txt'), 'not in the job\n');
+  git(planted, ['add', 'planted.txt']);
+  git(planted, ['config', 'core.fsmonitor', await trap.script('fsmonitor')]);
+  return join(planted, '.git');
+}
+
+describe('listRepoFiles', () => {
+  it("lists from the workspace's git directory, not a .git link that repository code rewrote, and runs nothing", async () => {
+    const remote = await makeRemote(root);
+    const ws = await openWorkspace({
+      workdir: join(root, 'work'),
+      repo: 'acme/demo',
+      remoteUrl: remote.url,
+      baseBranch: 'main',
+      jobId: 'job-1',
+    });
+    await writeFile(join(ws.worktree, '.git'), `gitdir: ${await plantedRepository()}\n`);
+    // The plant is live: a plain git in the worktree follows the link and runs the monitor.
+    expect(git(ws.worktree, ['ls-files'])).toBe('planted.txt');
+    expect(await trap.runs()).toContain('fsmonitor');
+    await trap.clear();
+
+    const listed = await listRepoFiles(ws.worktree, { gitDir: ws.gitDir });
+    expect(listed).toEqual({ paths: ['README.md', 'src/app.js'], source: 'git' });
+    // Without the recorded git directory (a user's own checkout) git follows the link, but the
+    // monitor it names is switched off like every program-running key.
+    expect((await listRepoFiles(ws.worktree)).paths).toEqual(['planted.txt']);
+    expect(await trap.runs()).toEqual([]);
+    await closeWorkspace(ws);
+  });
+
+  it("gives git none of the worker's environment", async () => {
+    const repo = join(root, 'repo');
+    git(root, ['init', '--quiet', repo]);
+    await writeFile(join(repo, 'a.txt'), 'a\n');
+    git(repo, ['add', 'a.txt']);
+    const secrets = { OPENAI_API_KEY: 'sk-test-worker-secret', WEBHOOK_SECRET: 'hook-secret-1234' };
+    const recorded = join(root, 'git-env');
+    const saved = { ...process.env };
+    Object.assign(process.env, secrets);
+    try {
+      const listed = await withGitOnPath(join(root, 'bin'), `env > '${recorded}'`, () =>
+        listRepoFiles(repo),
+      );
+      expect(listed).toEqual({ paths: ['a.txt'], source: 'git' });
+    } finally {
+      for (const name of Object.keys(secrets)) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+    const env = await readFile(recorded, 'utf8');
+    for (const value of Object.values(secrets)) expect(env).not.toContain(value);
+    // The bot's git environment: no system or global config.
+    expect(env).toMatch(/^GIT_CONFIG_NOSYSTEM=1$/m);
+  });
+
+  it('still walks a directory that is not in a git repository', async () => {
+    const dir = join(root, 'plain');
+    await mkdir(join(dir, 'node_modules', 'dep'), { recursive: true });
+    await writeFile(join(dir, 'b.txt'), 'b\n');
+    await writeFile(join(dir, 'node_modules', 'dep', 'index.js'), '');
+    expect(await listRepoFiles(dir)).toEqual({ paths: ['b.txt'], source: 'walk' });
+  });
+});
