@@ -328,6 +328,31 @@ describe('planted git config and hooks', () => {
     await closeWorkspace(ws);
   });
 
+  it('scrubs before parking: a smudge filter planted while validation ran does not run when the worktree is recycled', async () => {
+    remote = await makeRemote(root, {
+      '.gitattributes': '* filter=x\n',
+      'src/app.js': 'export const answer = 41;\n',
+    });
+    const log = captureLog();
+    const ws = await open('job-1', log.logger, 1);
+    await writeFile(join(ws.worktree, 'src/app.js'), 'export const answer = 0;\n');
+    const config = join(ws.mirrorDir, 'config');
+    setConfig(config, 'filter.x.smudge', `${await trap.script('smudge')} #`);
+    setConfig(config, 'filter.x.required', 'true');
+
+    // Parking runs `reset --hard` in the worktree, which would run the smudge filter.
+    await closeWorkspace(ws, log.logger);
+    expect(await trap.runs()).toEqual([]);
+    expect(warnedKeys(log)).toEqual(expect.arrayContaining(['filter.x.smudge']));
+    // …and the worktree was parked, clean, for the next job.
+    const next = await open('job-2', undefined, 1);
+    expect(await readFile(join(next.worktree, 'src/app.js'), 'utf8')).toBe(
+      'export const answer = 41;\n',
+    );
+    expect(await trap.runs()).toEqual([]);
+    await closeWorkspace(next);
+  });
+
   it('restores a parked worktree git dir whose commondir was pointed at a planted repository', async () => {
     remote = await makeRemote(root, {
       '.gitattributes': '* filter=x\n',
