@@ -15,6 +15,7 @@
  * refused outright: handing `/tmp` over would give the sandbox user every file in it.
  */
 import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { AutofixError } from '../errors.js';
@@ -90,4 +91,18 @@ export function takeBack(paths: readonly string[], from: SandboxIdentity): Promi
   if (paths.length === 0) return Promise.resolve();
   for (const path of paths) assertOwnDirectory(path);
   return chown(paths, String(from.uid), '0:0');
+}
+
+/**
+ * Directories that only sandboxed commands ever write (the per-repository package caches): handed
+ * over once, when root still owns their top, and never taken back — walking a cache that only
+ * grows before and after every command would cost more than the command.
+ */
+export async function keepHandedOver(paths: readonly string[], to: SandboxIdentity): Promise<void> {
+  const pending: string[] = [];
+  for (const path of paths) {
+    assertOwnDirectory(path);
+    if ((await stat(path)).uid !== to.uid) pending.push(path);
+  }
+  await handOver(pending, to);
 }

@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-const POLL_MS = 50;
+/** Polls back off from 1 ms: most leftovers of a command that exited are gone within a few. */
+const POLL_MS = [1, 2, 4, 8, 16, 50] as const;
 /** How long we wait for the kernel to finish off a group after SIGKILL. */
 const AFTER_KILL_MS = 2000;
 
@@ -59,10 +60,10 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 async function waitGone(pgid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  for (;;) {
+  for (let poll = 0; ; poll++) {
     if (!processGroupAlive(pgid)) return true;
     if (Date.now() >= deadline) return false;
-    await sleep(POLL_MS);
+    await sleep(POLL_MS[Math.min(poll, POLL_MS.length - 1)]!);
   }
 }
 

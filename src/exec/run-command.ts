@@ -15,7 +15,7 @@ import { bwrapArgv, DEFAULT_LIMITS, DEFAULT_TMP_BYTES, type SandboxLimits } from
 import { createRedactor } from '../artifacts/redact.js';
 import { buildCommandEnv, passthroughValues } from './command-env.js';
 import type { EgressReport } from './egress/egress-proxy.js';
-import { assertOwnDirectory, handOver, takeBack } from './hand-over.js';
+import { assertOwnDirectory, handOver, keepHandedOver, takeBack } from './hand-over.js';
 import { ensureSandbox, type SandboxRunner } from './sandbox.js';
 import { sandboxFilesystem } from './sandbox-filesystem.js';
 import { UNSANDBOXED_WARNING, type SandboxPolicy } from './sandbox-policy.js';
@@ -121,11 +121,14 @@ async function prepareSandboxed(
     execPath: process.execPath,
   });
   const writable = options.home ? [root, options.home] : [root];
-  const owned = [...writable, ...(options.binds ?? []).map((b) => b.src)];
+  const caches = (options.binds ?? []).map((b) => b.src);
   // Writable in the sandbox (and, as root, handed over): never a shared directory like /tmp.
-  for (const path of owned) assertOwnDirectory(path);
+  for (const path of [...writable, ...caches]) assertOwnDirectory(path);
   const runAs = policy.runAs;
-  if (runAs) await handOver(owned, runAs);
+  // The worktree and HOME go to the sandbox user for the command and come back after it; the
+  // caches only ever hold what sandboxed commands wrote, so they stay the sandbox user's.
+  const owned = writable;
+  if (runAs) await Promise.all([handOver(owned, runAs), keepHandedOver(caches, runAs)]);
   let network: SetupNetwork | undefined;
   const release = async (): Promise<void> => {
     await network?.close();
@@ -251,6 +254,7 @@ async function execute(argv: readonly string[], options: RunCommandOptions): Pro
   log?.debug({ cwd: dir }, 'command started');
   const started = performance.now();
   let outcome: Awaited<ReturnType<typeof superviseProcess>>;
+  let duration_ms = 0;
   try {
     outcome = await superviseProcess(prepared.file, prepared.args, {
       cwd: dir,
@@ -261,13 +265,14 @@ async function execute(argv: readonly string[], options: RunCommandOptions): Pro
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
       logger: log,
     });
+    // The command's own time: the hand-back below is ours.
+    duration_ms = Math.round(performance.now() - started);
   } finally {
     // Every process of the command is gone here (its PID namespace died with it).
     await prepared.release();
   }
   const { stdout, stderr } = outcome;
 
-  const duration_ms = Math.round(performance.now() - started);
   // bwrap reports a missing program as its own failure (exit 1); report it like a shell would.
   let code = outcome.code;
   if (sandboxed && code === 1 && /^bwrap: execvp [^\n]*No such file/m.test(stderr.toString()))

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
 import { readRepoText } from '../../edits/read-repo-text.js';
-import { runValidation, withRepoSandbox, type ValidationOptions } from '../../exec/index.js';
+import {
+  runValidation,
+  withRepoSandbox,
+  type SandboxMode,
+  type ValidationOptions,
+} from '../../exec/index.js';
 import { gitApplyCheck } from '../../git/apply-check.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
@@ -19,12 +24,17 @@ export function repoPathPolicy(
 /**
  * The repository's package caches, bound into `setup` as the fresh HOME's `.cache` (pip, yarn 1,
  * and the variables below point npm, yarn berry and pnpm there too): a warm repository does not
- * download every package again. `validate` never gets them.
+ * download every package again. `validate` never gets them. Without a sandbox there is nothing to
+ * bind: the variables name the cache directory itself.
  */
-function setupCache(ws: Workspace): NonNullable<ValidationOptions['setupCache']> {
-  const inside = join(ws.homeDir, '.cache');
+export function setupCache(
+  home: string,
+  cacheDir: string,
+  mode: SandboxMode,
+): NonNullable<ValidationOptions['setupCache']> {
+  const inside = mode === 'bwrap' ? join(home, '.cache') : cacheDir;
   return {
-    binds: [{ src: ws.cacheDir, dest: inside }],
+    binds: mode === 'bwrap' ? [{ src: cacheDir, dest: inside }] : [],
     env: {
       XDG_CACHE_HOME: inside,
       npm_config_cache: join(inside, 'npm'),
@@ -66,7 +76,7 @@ export function createCodeWorkspace(
         skipSetup,
         home: ws.homeDir,
         tmpDir: ws.tmpDir,
-        setupCache: setupCache(ws),
+        setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
         // The workspace's own list plus the caller's (directories holding the worker's secrets).
         hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
         readOnlyPaths: ws.sandboxReadOnly,

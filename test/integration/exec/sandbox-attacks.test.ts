@@ -214,6 +214,24 @@ describe('the sandbox as an attacker meets it', () => {
     expect(statSync(worktree).uid).toBe(process.getuid?.());
   });
 
+  it('keeps a package cache with the sandbox user across commands, and gives the worktree back', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'autofix-attack-cache-'));
+    const home = mkdtempSync(join(tmpdir(), 'autofix-attack-home-'));
+    try {
+      const run = (script: string) =>
+        sh(script, { home, binds: [{ src: cache, dest: join(home, '.cache') }] });
+      expect((await run('echo one > "$HOME/.cache/pkg" && echo ok')).stdout).toBe('ok\n');
+      expect((await run('cat "$HOME/.cache/pkg"')).stdout).toBe('one\n');
+      expect(statSync(worktree).uid).toBe(process.getuid?.());
+      expect(statSync(home).uid).toBe(process.getuid?.());
+      // As root the cache stays the sandbox user's (no walk before and after every command).
+      expect(statSync(join(cache, 'pkg')).uid).toBe(isRoot ? 65534 : process.getuid?.());
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to run in a shared directory: /tmp, a home, the root', async () => {
     for (const shared of ['/tmp', '/', homedir()]) {
       await expect(

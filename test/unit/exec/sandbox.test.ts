@@ -1,3 +1,4 @@
+import { setupCache } from '../../../src/pipeline/code/code-workspace.js';
 import { bwrapArgv, DEFAULT_LIMITS, orderMounts } from '../../../src/exec/bwrap-args.js';
 import { sandboxFilesystem } from '../../../src/exec/sandbox-filesystem.js';
 import { sandboxFix } from '../../../src/exec/sandbox.js';
@@ -149,5 +150,18 @@ describe('policy', () => {
     expect(sandboxFix('bwrap: No permissions to create new namespace', '--sandbox none')).toMatch(
       /unprivileged_userns_clone.*--sandbox none/s,
     );
+  });
+});
+
+describe('setupCache', () => {
+  it('binds the repository cache in the sandbox, and names it directly without one', () => {
+    expect(setupCache('/job/home', '/w/caches/o/r', 'bwrap')).toEqual({
+      binds: [{ src: '/w/caches/o/r', dest: '/job/home/.cache' }],
+      env: expect.objectContaining({ npm_config_cache: '/job/home/.cache/npm' }) as unknown,
+    });
+    expect(setupCache('/job/home', '/w/caches/o/r', 'none')).toEqual({
+      binds: [],
+      env: expect.objectContaining({ npm_config_cache: '/w/caches/o/r/npm' }) as unknown,
+    });
   });
 });
