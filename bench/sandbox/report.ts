@@ -21,8 +21,8 @@ export function printStartCost(start: StartCost): void {
   console.log(
     `- when the leader of a sandboxed \`true\` exits, its process group still had a live member ` +
       `in ${drain.leftover} of ${drain.runs} runs (gone ${median(drain.drainMs).toFixed(1)} ms ` +
-      `later, median); the runner then signals the group and looks again only after a 50 ms ` +
-      `poll (process-group.ts POLL_MS). One look (a /proc scan) takes ` +
+      `later, median); the runner then signals the group and looks again after 1, 2, 4… ms ` +
+      `(process-group.ts POLL_MS). One look (a /proc scan) takes ` +
       `${median(drain.scanMs).toFixed(1)} ms.`,
   );
 }

@@ -169,7 +169,7 @@ export async function measureSetupValidate(
   }
   notes.push(
     `the pipeline's unsandboxed cache directory holds ${await countEntries(pipelineCache)} entries ` +
-      `after ${runs + 1} jobs (its npm cache lived in each job's HOME and went with it)`,
+      `after ${runs + 1} jobs (no bind without a sandbox: the variables name it directly)`,
   );
   await rm(base, { recursive: true, force: true });
   return {
