@@ -48,6 +48,13 @@ const TRUSTED_CLASSES: ReadonlySet<AddressClass> = new Set<AddressClass>([
   'shared',
   'reserved',
 ]);
+/**
+ * What a listed name (the defaults, `network_allow`) may resolve to: public addresses, and the
+ * reserved documentation/benchmarking ranges — no site's own network lives there, and sandboxed
+ * networks put their registry mirrors there (this machine's npm registry resolves to
+ * 203.0.113.80). Never loopback, private, shared (CGNAT) or link-local (metadata) addresses.
+ */
+const LISTED_CLASSES: ReadonlySet<AddressClass> = new Set<AddressClass>(['public', 'reserved']);
 /** Never a destination: Linux turns 0.0.0.0 into "this host", the others are not unicast. */
 const NEVER_CLASSES: ReadonlySet<AddressClass> = new Set<AddressClass>([
   'unspecified',
@@ -167,7 +174,7 @@ export function decideEgress(
     const ok = NEVER_CLASSES.has(kind)
       ? false
       : !match.trusted
-        ? kind === 'public'
+        ? kind === 'public' || (!isIP(name) && LISTED_CLASSES.has(kind))
         : TRUSTED_CLASSES.has(kind) || (match.literal && kind === 'link-local');
     if (!ok) {
       const via = isIP(name) ? '' : 'resolves to ';

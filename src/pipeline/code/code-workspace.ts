@@ -39,7 +39,8 @@ export function setupCache(
       XDG_CACHE_HOME: inside,
       npm_config_cache: join(inside, 'npm'),
       YARN_CACHE_FOLDER: join(inside, 'yarn'),
-      npm_config_store_dir: join(inside, 'pnpm-store'),
+      // pnpm's store lives under XDG_DATA_HOME (`npm_config_store_dir` makes npm warn).
+      XDG_DATA_HOME: join(inside, 'data'),
       PIP_CACHE_DIR: join(inside, 'pip'),
     },
   };

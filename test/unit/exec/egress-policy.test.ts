@@ -139,6 +139,15 @@ describe('decideEgress', () => {
     expect(decision).toMatchObject({ reason: expect.stringContaining(reason) as unknown });
   });
 
+  it('lets a listed name resolve to a documentation/benchmarking range (a mirror), never inward', () => {
+    expect(decideEgress(policy, 'registry.npmjs.org', 443, ['203.0.113.80'])).toEqual(allowed);
+    expect(decideEgress(policy, 'registry.npmjs.org', 443, ['198.18.0.9'])).toEqual(allowed);
+    for (const inward of ['10.0.0.1', '100.64.0.1', '169.254.169.254', '127.0.0.1', 'fd00::1'])
+      expect(decideEgress(policy, 'registry.npmjs.org', 443, [inward])).toMatchObject({
+        allowed: false,
+      });
+  });
+
   it('refuses an answer that mixes a public and a private address', () => {
     expect(decideEgress(policy, 'pkg.example.org', 443, ['93.184.216.34', '10.0.0.5'])).toEqual({
       allowed: false,
