@@ -26,15 +26,10 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedactor } from '../../../src/artifacts/redact.js';
 import { readSettings } from '../../../src/config/env.js';
-import { createLogger } from '../../../src/logger.js';
-import { createRunFailedHook, createStageProcessors } from '../../../src/pipeline/app-stages.js';
-import { createMetrics } from '../../../src/queue/metrics.js';
-import { startAutofix, type AutofixServer } from '../../../src/server/start-autofix.js';
+import type { AutofixServer } from '../../../src/server/start-autofix.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
-import { testOctokit } from '../../helpers/github-client.js';
 import {
   createSampleRepo,
   FIX_DIFF,
@@ -43,7 +38,7 @@ import {
   type SampleRepo,
 } from '../../helpers/sample-repo.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, waitFor } from './harness.js';
+import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
 
 const API_KEY = 'sk-attack-e2e-key-0123456789abcdefQZ';
 const PASSTHROUGH = 'repo-own-secret-value-4711';
@@ -194,27 +189,12 @@ it('the attacks of issue #11 fail through the real pipeline, and the fix still b
     WEBHOOK_SECRET: SECRET,
     APP_ID: '1',
   });
-  const redact = createRedactor(settings.secrets);
-  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
-  const metrics = createMetrics();
-  const deps = { settings, log, metrics, redact };
-  app = await startAutofix({
-    github: {
-      appId: '1',
-      privateKey: keys.privateKey,
-      webhookSecret: SECRET,
-      apiUrl: github.apiUrl,
-      Octokit: testOctokit(),
-    },
-    redisUrl: REDIS_URL,
+  app = await startPipelineApp({
+    settings,
+    github,
+    privateKey: keys.privateKey,
     prefix,
-    host: '127.0.0.1',
-    port: 0,
-    log,
-    redact,
-    metrics,
     retry: { attempts: 1, backoffMs: 50 },
-    workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
   });
 
   const attack = ATTACK.replaceAll('__KEY__', keyPath)

@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createRedactor } from '../../../src/artifacts/redact.js';
+import { createRedactor, type Redactor } from '../../../src/artifacts/redact.js';
+import type { Settings } from '../../../src/config/env.js';
+import { createRunFailedHook, createStageProcessors } from '../../../src/pipeline/app-stages.js';
 import { createLogger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
 import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
@@ -136,4 +138,40 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await deleteKeys(redisUrl, prefix);
     },
   };
+}
+
+/**
+ * `autofix serve` in-process with the real stage processors (what `serve` wires), against the
+ * fake GitHub and the shared Redis: the whole pipeline, for end-to-end tests.
+ */
+export async function startPipelineApp(options: {
+  settings: Settings;
+  github: FakeGitHub;
+  privateKey: string;
+  prefix: string;
+  redact?: Redactor;
+  retry?: RetryPolicy;
+}): Promise<AutofixServer> {
+  const redact = options.redact ?? createRedactor(options.settings.secrets);
+  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
+  const metrics = createMetrics();
+  const deps = { settings: options.settings, log, metrics, redact };
+  return startAutofix({
+    github: {
+      appId: '1',
+      privateKey: options.privateKey,
+      webhookSecret: SECRET,
+      apiUrl: options.github.apiUrl,
+      Octokit: testOctokit(),
+    },
+    redisUrl: REDIS_URL,
+    prefix: options.prefix,
+    host: '127.0.0.1',
+    port: 0,
+    log,
+    redact,
+    metrics,
+    ...(options.retry ? { retry: options.retry } : {}),
+    workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
+  });
 }

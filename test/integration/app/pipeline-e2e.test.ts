@@ -10,13 +10,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRedactor } from '../../../src/artifacts/redact.js';
 import { readSettings } from '../../../src/config/env.js';
-import { createLogger } from '../../../src/logger.js';
-import { createRunFailedHook, createStageProcessors } from '../../../src/pipeline/app-stages.js';
-import { createMetrics } from '../../../src/queue/metrics.js';
-import { startAutofix, type AutofixServer } from '../../../src/server/start-autofix.js';
+import type { AutofixServer } from '../../../src/server/start-autofix.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
-import { testOctokit } from '../../helpers/github-client.js';
 import {
   createSampleRepo,
   FIX_DIFF,
@@ -31,7 +27,7 @@ import {
   generateAppKeyPair,
   labeledPayload,
 } from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, waitFor } from './harness.js';
+import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
 
 const API_KEY = 'sk-app-e2e-key-0123456789abcdefXY';
 const keys = generateAppKeyPair();
@@ -60,27 +56,13 @@ async function start(): Promise<void> {
     AUTOFIX_WORKDIR: workdir,
     AUTOFIX_MODEL: 'scripted',
   });
-  const redact = createRedactor([SECRET, API_KEY]);
-  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
-  const metrics = createMetrics();
-  const deps = { settings, log, metrics, redact };
-  app = await startAutofix({
-    github: {
-      appId: '1',
-      privateKey: keys.privateKey,
-      webhookSecret: SECRET,
-      apiUrl: github.apiUrl,
-      Octokit: testOctokit(),
-    },
-    redisUrl: REDIS_URL,
+  app = await startPipelineApp({
+    settings,
+    github,
+    privateKey: keys.privateKey,
     prefix,
-    host: '127.0.0.1',
-    port: 0,
-    log,
-    redact,
-    metrics,
+    redact: createRedactor([SECRET, API_KEY]),
     retry: { attempts: 2, backoffMs: 50 },
-    workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
   });
 }
 
