@@ -4,7 +4,9 @@ import type { OutputLine } from './join-lines.js';
 import { describeHunkProblem } from './describe-hunk-problem.js';
 import type { MatchLevel } from './match-level.js';
 import { normalizeLine } from './normalize-line.js';
-import type { Hunk } from './parse-unified-diff.js';
+import type { Hunk, HunkLine } from './parse-unified-diff.js';
+import { alreadyInserted } from './already-inserted.js';
+import { reindentHunk } from './reindent.js';
 import { hunkEffect, placeHunks } from './place-hunks.js';
 import type { PlacedBy } from './place-hunks.js';
 import { prepareHunk } from './prepare-hunk.js';
@@ -24,6 +26,8 @@ export interface HunkReport {
   /** Worst line match: identical, whitespace-only differences, or misquoted context. */
   match: 'exact' | 'whitespace' | 'fuzzy';
   placedBy: PlacedBy;
+  /** The added lines were moved by the offset between the hunk's indentation and the file's. */
+  reindented?: string;
 }
 
 function matchKind(levels: readonly MatchLevel[]): HunkReport['match'] {
@@ -44,7 +48,32 @@ export function applyUnifiedDiff(
 ): { after: string; hunks: HunkReport[] } {
   const file = splitLines(before);
   const norm = file.lines.map(normalizeLine);
-  const { placements, problems } = placeHunks(norm, hunks.map(prepareHunk));
+  const placed = placeHunks(norm, hunks.map(prepareHunk));
+  const problems = [...placed.problems];
+  const written = new Map<number, { lines: readonly HunkLine[]; shift?: string }>();
+  if (problems.length === 0) {
+    for (const p of placed.placements) {
+      const lines = hunks[p.hunk]?.lines ?? [];
+      const stated = hunks[p.hunk]?.oldStart;
+      const line = alreadyInserted(
+        norm,
+        lines,
+        p.at,
+        p.candidate.levels,
+        stated === undefined ? undefined : stated - 1,
+      );
+      if (line !== undefined) {
+        problems.push({ hunk: p.hunk, kind: 'already-applied', line });
+        continue;
+      }
+      const indent = reindentHunk(lines, file.lines, p.at, p.candidate.levels);
+      if (indent.kind === 'refused')
+        problems.push({ hunk: p.hunk, kind: 'indent', reason: indent.reason });
+      else if (indent.kind === 'shifted')
+        written.set(p.hunk, { lines: indent.lines, shift: indent.shift });
+      else written.set(p.hunk, { lines });
+    }
+  }
   if (problems.length > 0) {
     const messages = problems
       .sort((a, b) => a.hunk - b.hunk)
@@ -53,11 +82,12 @@ export function applyUnifiedDiff(
       details: { path, problems },
     });
   }
+  const { placements } = placed;
 
   const del = new Set<number>();
   const ins = new Map<number, string[]>();
   for (const p of placements) {
-    const effect = hunkEffect(hunks[p.hunk]?.lines ?? [], p.at);
+    const effect = hunkEffect(written.get(p.hunk)?.lines ?? [], p.at);
     for (const d of effect.del) del.add(d);
     for (const [q, lines] of effect.ins) ins.set(q, lines);
   }
@@ -72,6 +102,7 @@ export function applyUnifiedDiff(
     .map((p): HunkReport => {
       const hunk = hunks[p.hunk];
       const stated = hunk?.oldStart;
+      const shift = written.get(p.hunk)?.shift;
       return {
         hunk: p.hunk + 1,
         header: hunk?.header ?? '',
@@ -79,6 +110,7 @@ export function applyUnifiedDiff(
         line: p.at + 1,
         match: matchKind(p.candidate.levels),
         placedBy: p.placedBy,
+        ...(shift === undefined ? {} : { reindented: shift }),
       };
     })
     .sort((a, b) => a.hunk - b.hunk);

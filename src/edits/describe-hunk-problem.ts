@@ -82,6 +82,16 @@ export function describeHunkProblem(
         `${name} overlaps hunk ${problem.other + 1} at line ${problem.line + 1}: both change the same lines. ` +
         'Merge them into one hunk, or make sure each line is changed by one hunk only.'
       );
+    case 'already-applied':
+      return (
+        `${name} looks already applied: its added lines are already in the file at line ${problem.line + 1}, ` +
+        'between the unchanged lines the hunk quotes. Diff against the current file content; leave this hunk out if the change is already there.'
+      );
+    case 'indent':
+      return (
+        `${name} matches the file only with different indentation: ${problem.reason}\n${quoteHunk(hunk)}\n` +
+        'Copy the unchanged (" ") and removed ("-") lines with their exact indentation from the current file, and indent the added lines to match.'
+      );
     case 'nowhere': {
       const applied = alreadyApplied(file, hunk);
       if (applied !== undefined)

@@ -75,6 +75,9 @@ export function locateHunk(file: readonly NormLine[], old: readonly OldLine[]): 
     if (!ok) continue;
     // Weigh the evidence: a removed line that is there counts double (it must be exact), a close
     // misquote counts like a match, a far one half against, an unrelated line fully against.
+    // A hunk quoted with one uniform indentation shift is as good a fit as an exact quote: its
+    // indentation-only differences cost nothing, so an exact copy elsewhere is only a tie.
+    const shift = uniformShift(file, old, at, levels);
     let cost = 0;
     let support = 0;
     let against = 0;
@@ -90,7 +93,7 @@ export function locateHunk(file: readonly NormLine[], old: readonly OldLine[]): 
       if (level <= SAME_LINE_MAX) {
         support += line.kind === '-' ? 2 : 1;
         if (!line.norm.trivial) distinctive = true;
-        cost += COST[level];
+        cost += shift && fileLine && fileLine.body === line.norm.body ? 0 : COST[level];
         return;
       }
       const ratio = fileLine ? similarity(fileLine.collapsed, line.norm.collapsed) : 0;
@@ -113,3 +116,26 @@ export function locateHunk(file: readonly NormLine[], old: readonly OldLine[]): 
 }
 
 const EXACT_FREE: MatchLevel = 0;
+
+/** Do all non-blank same lines differ from the file by one non-zero indentation shift only? */
+function uniformShift(
+  file: readonly NormLine[],
+  old: readonly OldLine[],
+  at: number,
+  levels: readonly MatchLevel[],
+): boolean {
+  let shift: number | undefined;
+  for (let i = 0; i < old.length; i++) {
+    const line = old[i];
+    const fileLine = file[at + i];
+    const level = levels[i];
+    if (!line || !fileLine || level === undefined || line.optional || line.norm.body === '')
+      continue;
+    if (level > SAME_LINE_MAX) continue; // misquotes are judged on their own
+    if (fileLine.body !== line.norm.body) return false;
+    const delta = fileLine.cols[1] - line.norm.cols[1];
+    if (shift === undefined) shift = delta;
+    else if (delta !== shift) return false;
+  }
+  return shift !== undefined && shift !== 0;
+}

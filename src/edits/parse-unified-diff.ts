@@ -28,6 +28,8 @@ export interface Hunk {
   newCount?: number;
   /** Text after the closing `@@` (git puts the enclosing function's first line there). */
   heading: string;
+  /** Enclosing scopes named on header lines before this one (`@@ class A` above `@@ def f`). */
+  outerHeadings?: string[];
   lines: HunkLine[];
   /** 1-based line of the header in the LLM's text. */
   diffLine: number;
@@ -49,7 +51,33 @@ export interface FilePatch {
   diffLine: number;
 }
 
-const HUNK_HEADER = /^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*@@+(.*)$/;
+/**
+ * A hunk header: `@@ -1,3 +1,4 @@ heading` as git writes it, and the shapes models write without
+ * numbers: `@@ @@`, `@@ ... @@` (aider's udiff prompt), a bare `@@`, and `@@ <enclosing line>`
+ * (OpenAI's apply_patch style, where the text names the class or function the change is in).
+ * A hunk line never starts with `@`, so a line starting with `@@` is always a header.
+ */
+const HUNK_HEADER =
+  /^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*(?:(?:\.\.\.|…)\s*)?(@@+)?(.*)$/;
+
+type HeaderFields = Pick<Hunk, 'oldStart' | 'oldCount' | 'newStart' | 'newCount' | 'heading'>;
+
+function readHunkHeader(line: string): HeaderFields | undefined {
+  const m = HUNK_HEADER.exec(line);
+  if (!m) return undefined;
+  const num = (s: string | undefined): number | undefined =>
+    s === undefined ? undefined : Number(s);
+  // Without a closing `@@` the rest is the heading, possibly closed by `@@` itself.
+  const rest = m[5] === undefined ? (m[6] ?? '').replace(/@@+\s*$/, '') : (m[6] ?? '');
+  return {
+    oldStart: num(m[1]),
+    oldCount: m[1] === undefined ? undefined : (num(m[2]) ?? 1),
+    newStart: num(m[3]),
+    newCount: m[3] === undefined ? undefined : (num(m[4]) ?? 1),
+    heading: rest.trim(),
+  };
+}
+
 const FENCE = /^\s*(```|~~~)/;
 
 function unquote(s: string): string {
@@ -157,7 +185,9 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    if (FENCE.test(line)) {
+    // ` ```` inside a hunk followed by more hunk lines is a context line of a Markdown file or a
+    // doc comment, not the end of the model's fenced block.
+    if (FENCE.test(line) && !(hunk && line.startsWith(' ') && ahead[i])) {
       closeHunk();
       continue;
     }
@@ -178,22 +208,24 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
       i++;
       continue;
     }
-    const header = HUNK_HEADER.exec(line);
+    const header = line.startsWith('@@') ? readHunkHeader(line) : undefined;
     if (header) {
+      if (
+        hunk &&
+        hunk.lines.length === 0 &&
+        hunk.oldStart === undefined &&
+        header.oldStart === undefined
+      ) {
+        // apply_patch nests scopes on consecutive lines (`@@ class A` then `@@ def f`): one hunk
+        // whose heading is the innermost scope, the outer ones kept as well.
+        hunk.outerHeadings = [...(hunk.outerHeadings ?? []), hunk.heading].filter((h) => h !== '');
+        hunk.heading = header.heading;
+        hunk.header = line;
+        continue;
+      }
       closeHunk();
       if (!patch) orphanHunks.push(i + 1);
-      const num = (s: string | undefined): number | undefined =>
-        s === undefined ? undefined : Number(s);
-      hunk = {
-        header: line,
-        oldStart: num(header[1]),
-        oldCount: header[1] === undefined ? undefined : (num(header[2]) ?? 1),
-        newStart: num(header[3]),
-        newCount: header[3] === undefined ? undefined : (num(header[4]) ?? 1),
-        heading: (header[5] ?? '').trim(),
-        lines: [],
-        diffLine: i + 1,
-      };
+      hunk = { header: line, ...header, lines: [], diffLine: i + 1 };
       (patch ?? newPatch(i + 1)).hunks.push(hunk);
       continue;
     }

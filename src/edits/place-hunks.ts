@@ -2,6 +2,7 @@ import { locateHunk } from './locate-hunk.js';
 import type { Candidate, OldLine } from './locate-hunk.js';
 import type { NormLine } from './normalize-line.js';
 import type { HunkLine } from './parse-unified-diff.js';
+import { gitHeadingLines, underHeading } from './scope-heading.js';
 
 /** A hunk ready for placement: its lines, its old side, and what its header claimed. */
 export interface PreparedHunk {
@@ -9,7 +10,8 @@ export interface PreparedHunk {
   old: OldLine[];
   /** 0-based index the header says the old side starts at. */
   statedAt?: number;
-  heading: string;
+  /** Scopes the header names, outermost first (git's function heading, apply_patch's `@@ def f`). */
+  headings: string[];
 }
 
 export type PlacedBy =
@@ -17,6 +19,7 @@ export type PlacedBy =
   | 'best-match'
   | 'other-hunks'
   | 'heading'
+  | 'hunk-order'
   | 'line-number'
   | 'nearest-line'
   | 'no-context';
@@ -32,7 +35,9 @@ export type PlacementProblem =
   | { hunk: number; kind: 'nowhere' }
   | { hunk: number; kind: 'no-context' }
   | { hunk: number; kind: 'ambiguous'; positions: number[] }
-  | { hunk: number; kind: 'conflict'; other: number; line: number };
+  | { hunk: number; kind: 'conflict'; other: number; line: number }
+  | { hunk: number; kind: 'already-applied'; line: number }
+  | { hunk: number; kind: 'indent'; reason: string };
 
 /** Candidates whose costs differ by less than this have equal evidence (a tie). */
 const EQUAL_EVIDENCE = 0.75;
@@ -64,22 +69,13 @@ export function conflictLine(a: HunkEffect, b: HunkEffect): number | undefined {
   return undefined;
 }
 
-/** Git's default hunk heading: the nearest line above that starts with a letter, `_` or `$`. */
-function headingLines(file: readonly NormLine[]): number[] {
-  const before: number[] = [];
-  let last = -1;
-  file.forEach((line, i) => {
-    before.push(last);
-    if (/^[A-Za-z_$]/.test(line.text)) last = i;
-  });
-  return before;
-}
-
 /**
  * Chooses one position per hunk, locating every hunk on its own (so hunks may come in any order
  * and with any line numbers). Equal evidence at several places is settled only by independent
- * evidence: the other hunks' positions, git's function heading, or line numbers that the
- * unambiguous hunks have shown to be right. Otherwise the hunk is refused as ambiguous.
+ * evidence: the other hunks' positions, the scope the header names, the order of the placed hunks,
+ * line numbers that the unambiguous hunks have shown to be right, or a line number that is
+ * clearly nearest to one place (a lone number is never believed just because it hits a copy:
+ * a wrong one hits copies too). Otherwise the hunk is refused as ambiguous.
  */
 export function placeHunks(
   file: readonly NormLine[],
@@ -113,7 +109,7 @@ export function placeHunks(
     else open.set(index, best);
   });
 
-  const before = open.size > 0 ? headingLines(file) : [];
+  const before = open.size > 0 ? gitHeadingLines(file) : [];
   let progress = true;
   while (progress && open.size > 0) {
     progress = false;
@@ -128,16 +124,11 @@ export function placeHunks(
         continue;
       }
       open.set(index, free);
-      const heading = hunks[index]?.heading ?? '';
-      if (heading !== '') {
-        const matching = free.filter((c) => {
-          const line = file[before[c.at] ?? -1]?.trimEnd;
-          return (
-            line !== undefined &&
-            line !== '' &&
-            (line.startsWith(heading) || heading.startsWith(line))
-          );
-        });
+      const headings = hunks[index]?.headings ?? [];
+      if (headings.length > 0) {
+        const matching = free.filter((c) =>
+          headings.every((h) => underHeading(file, before, c.at, h)),
+        );
         if (matching.length === 1 && matching[0]) {
           place(index, matching[0], 'heading');
           progress = true;
@@ -145,12 +136,25 @@ export function placeHunks(
       }
     }
     if (progress || open.size === 0) continue;
+    for (const [index, candidates] of open) {
+      const chosen = betweenNeighbours(index, candidates, [...placed.values()]);
+      if (chosen) {
+        place(index, chosen, 'hunk-order');
+        progress = true;
+      }
+    }
+    if (progress) continue;
     const offset = trustedOffset([...placed.values()], hunks);
+    const witnessed = [...placed.values()].some((p) => p.placedBy !== 'no-context');
     for (const [index, candidates] of open) {
       const stated = hunks[index]?.statedAt;
       if (stated === undefined) continue;
+      // A number is believed exactly only when placed hunks vouch for the numbers; on its own it
+      // must be clearly nearest, since a wrong number can land exactly on another copy.
       const atStated =
-        offset === undefined ? [] : candidates.filter((c) => c.at === stated + offset);
+        offset === undefined || !witnessed
+          ? []
+          : candidates.filter((c) => c.at === stated + offset);
       const chosen = atStated.length === 1 ? atStated[0] : clearlyNearest(candidates, stated);
       if (chosen) {
         place(index, chosen, atStated.length === 1 ? 'line-number' : 'nearest-line');
@@ -175,6 +179,25 @@ export function placeHunks(
     }
   }
   return { placements, problems };
+}
+
+/**
+ * Hunks are written in file order. When the placed hunks confirm it (at least two, in ascending
+ * order), a hunk between two of them belongs between their places: the one candidate there wins.
+ */
+function betweenNeighbours(
+  index: number,
+  candidates: readonly Candidate[],
+  placed: readonly Placement[],
+): Candidate | undefined {
+  const sorted = [...placed].sort((a, b) => a.hunk - b.hunk);
+  if (sorted.length < 2 || sorted.some((p, i) => i > 0 && p.at <= (sorted[i - 1]?.at ?? 0)))
+    return undefined;
+  const prev = sorted.filter((p) => p.hunk < index).pop();
+  const next = sorted.find((p) => p.hunk > index);
+  if (!prev || !next) return undefined;
+  const inside = candidates.filter((c) => c.at > prev.at && c.at < next.at);
+  return inside.length === 1 ? inside[0] : undefined;
 }
 
 /**

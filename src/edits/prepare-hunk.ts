@@ -16,6 +16,6 @@ export function prepareHunk(hunk: Hunk): PreparedHunk {
     lines: hunk.lines,
     old,
     ...(hunk.oldStart === undefined ? {} : { statedAt: hunk.oldStart - 1 }),
-    heading: hunk.heading,
+    headings: [...(hunk.outerHeadings ?? []), hunk.heading].filter((h) => h !== ''),
   };
 }

@@ -22,7 +22,7 @@ function summary(result: ApplyEditsResult, check: boolean): string {
       f.op === 'delete' ? 'delete' : f.created ? 'create' : f.unchanged ? 'unchanged' : 'modify';
     const hunks = (f.hunks ?? []).map(
       (h) =>
-        `\n    hunk ${h.hunk} → line ${h.line} (${h.match}, ${h.placedBy}${h.offset ? `, offset ${h.offset > 0 ? '+' : ''}${h.offset}` : ''})`,
+        `\n    hunk ${h.hunk} → line ${h.line} (${h.match}, ${h.placedBy}${h.offset ? `, offset ${h.offset > 0 ? '+' : ''}${h.offset}` : ''}${h.reindented ? `, ${h.reindented}` : ''})`,
     );
     return `  ${what} ${f.path}${hunks.join('')}`;
   });

@@ -274,4 +274,24 @@ describe('applyEdits', () => {
     const err = await refusal(run(repo, 'fenced-files', block('logo.png')));
     expect(err.message).toContain('binary or non-UTF-8');
   });
+
+  it('writes a re-indented Python hunk with the file’s indentation and refuses it when sent again, leaving the tree as it was', async () => {
+    const py =
+      'class Cache:\n    def get(self, key):\n        if key in self.items:\n            return self.items[key]\n        return None\n';
+    const repo = makeRepo({ 'cache.py': py });
+    // The model quoted the method body four spaces shallower and used aider's `@@ ... @@`.
+    const text =
+      '```diff\n--- a/cache.py\n+++ b/cache.py\n@@ ... @@\n     if key in self.items:\n+        self.hits += 1\n         return self.items[key]\n     return None\n```\n';
+    const result = await run(repo, 'udiff', text);
+    expect(result.applied).toBe(true);
+    const fixed = py.replace(
+      '        if key in self.items:\n',
+      '        if key in self.items:\n            self.hits += 1\n',
+    );
+    expect(read(repo, 'cache.py')).toBe(fixed);
+    const before = snapshot(repo);
+    const again = await refusal(run(repo, 'udiff', text));
+    expect(again.message).toMatch(/cache\.py: hunk 1 .* looks already applied/);
+    expect(snapshot(repo)).toEqual(before);
+  });
 });

@@ -156,3 +156,14 @@ describe('parseUdiff', () => {
     ]);
   });
 });
+
+describe('parseUdiff with headers without numbers', () => {
+  it.each(['@@', '@@ ... @@', '@@ export const b = 2;'])(
+    'applies a fenced diff whose hunk header is `%s`, instead of saying no diff was found',
+    async (header) => {
+      const text = `\`\`\`diff\n${A_DIFF.replace('@@ -1,3 +1,3 @@', header)}\`\`\`\n`;
+      const parsed = await parseUdiff(text, readFile);
+      expect(parsed.changeSet.files[0]).toMatchObject({ path: 'src/a.ts', content: A_AFTER });
+    },
+  );
+});
