@@ -1,17 +1,37 @@
 /**
  * `npm run bench:patch`: how often each applier turns a damaged LLM-style diff into exactly the
  * intended files. A reproducible corpus (seeded PRNG over source files already on the machine)
- * of realistic edits; git's own diff is the gold; every damage class of issue 3 item 2 is applied;
- * ours and the anchors run in fresh temp repos. correct = byte-identical tree, wrong = claimed
- * success with a different tree, refused = reported failure.
+ * of realistic edits; git's own diff is the gold; ours and the anchors run in fresh temp repos.
+ *
+ * Damage classes (a table row each, generated for every edit where it applies):
+ * - issue 3 item 2: clean, wrong-line-numbers, wrong-line-counts, bare-headers (`@@ @@`),
+ *   no-git-headers, no-prefixes, crlf-diff, lf-diff-crlf-file, trailing-ws-dropped, tab-space-drift,
+ *   blank-context-no-space, out-of-order, one-line-context (`-U1`), misquoted-context,
+ *   no-eof-marker, combined (2-3 of them at once).
+ * - indent-shift±2/±4/±8/±tab: every context, removed and added line of every hunk re-indented by
+ *   the same amount (a model re-indenting a quoted snippet); blank lines stay blank, created files
+ *   stay as they are, the minus classes only where every non-blank hunk line has that indentation.
+ * - header-dots (`@@ ... @@`), header-bare-at (`@@`), header-function (`@@ <scope line>`, the
+ *   apply_patch style: git's heading, else the nearest less-indented line above the hunk).
+ * - one-line-context-repeated: a `-U1` diff of an edit at or next to a line that occurs at least
+ *   3 times in the file (`}`, `return;`, `pass`, a blank line…); also +wrong-line-numbers.
+ * - resent-insertion: a pure insertion among look-alike lines sent again to the tree that already
+ *   has it (also with bare headers); it must not be inserted twice.
+ *
+ * Outcomes per tool: correct = tree byte-identical to the intended one; wrong = claimed success,
+ * tree differs; refused = reported failure, tree unchanged; corrupted = reported failure, tree
+ * changed (half-applied). For the resent cases (expect already-applied) the intended tree is the
+ * starting one, and a refusal or a successful no-op is correct.
+ * Under the table: each tool's median and p90 wall time of one apply.
  * Flags: --bases N (default 100), --seed N, --jobs N (concurrent edits, default 2),
  * --verbose (our refusals on stderr), --dump DIR (cases ours did not get right).
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAutofixError } from '../src/errors.js';
-import { CLASSES, buildCases } from './patch/corpus.js';
+import { BASE_CLASSES, CLASSES, NEW_FAMILIES, buildCases } from './patch/corpus.js';
 import type { BenchCase, Scenario } from './patch/corpus.js';
+import { exclusive } from './patch/gate.js';
 import { createRng } from './patch/prng.js';
 import { readTree, resetTree, writeTree } from './patch/repo.js';
 import { findSources, loadSource } from './patch/sources.js';
@@ -19,7 +39,7 @@ import type { SourceFile } from './patch/sources.js';
 import { gitApply, gitApplyLoose, gnuPatch, jsdiffFuzz, ours } from './patch/tools.js';
 import type { Tool } from './patch/tools.js';
 
-type Outcome = 'correct' | 'wrong' | 'refused';
+type Outcome = 'correct' | 'wrong' | 'refused' | 'corrupted';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,11 +53,25 @@ const DUMP = process.argv.includes('--dump')
   ? (process.argv[process.argv.indexOf('--dump') + 1] ?? '')
   : '';
 
-function sameTree(tree: Map<string, string>, c: BenchCase): boolean {
-  for (const [path, want] of c.intended) if (tree.get(path) !== want) return false;
-  for (const path of tree.keys()) if (!c.intended.has(path)) return false;
+function sameTree(
+  tree: Map<string, string>,
+  want: ReadonlyMap<string, string | undefined>,
+): boolean {
+  for (const [path, content] of want) if (tree.get(path) !== content) return false;
+  for (const path of tree.keys()) if (want.get(path) === undefined) return false;
   return true;
 }
+
+function judge(c: BenchCase, claimed: boolean, tree: Map<string, string>): Outcome {
+  const unchanged = sameTree(tree, c.scenario.original);
+  if (c.expect === 'already-applied')
+    return claimed ? (unchanged ? 'correct' : 'wrong') : unchanged ? 'correct' : 'corrupted';
+  if (!claimed) return unchanged ? 'refused' : 'corrupted';
+  return sameTree(tree, c.intended) ? 'correct' : 'wrong';
+}
+
+/** Wall time of each tool's apply calls, per tool index. */
+const applyMs: number[][] = [];
 
 const timing = new Map<string, number>();
 const time = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
@@ -67,9 +101,19 @@ async function runCase(c: BenchCase, tools: readonly Tool[]): Promise<Outcome[]>
   const outcomes: Outcome[] = [];
   for (const [i, tool] of tools.entries()) {
     await time('reset', () => resetTree(c.scenario.dir, c.scenario.original));
-    const claimed = await time(tool.name, () => tool.apply(c.scenario.dir, c.diff));
+    // Alone on the event loop: no other edit's synchronous spawn lands inside the timed run.
+    const claimed = await exclusive(() =>
+      time(tool.name, async () => {
+        const t = performance.now();
+        try {
+          return await tool.apply(c.scenario.dir, c.diff);
+        } finally {
+          (applyMs[i] ??= []).push(performance.now() - t);
+        }
+      }),
+    );
     const tree = await readTree(c.scenario.dir);
-    const outcome = !claimed ? 'refused' : sameTree(tree, c) ? 'correct' : 'wrong';
+    const outcome = judge(c, claimed, tree);
     if (i === 0 && outcome !== 'correct' && DUMP) await dump(c, tree);
     outcomes.push(outcome);
   }
@@ -114,7 +158,8 @@ async function main(): Promise<void> {
   const toolNames = tools({} as BenchCase).map((t) => t.name);
   const table = new Map<string, Outcome[][]>(CLASSES.map((k) => [k, []]));
   const scenarios: Scenario[] = [];
-  const wrongs: BenchCase[] = [];
+  const wrongs: [BenchCase, Outcome][] = [];
+  const repeated = { cases: 0, ambiguous: 0 };
   let missedGitAccepts = 0;
   // Each edit has its own PRNG stream and sources, so running them concurrently stays reproducible.
   const runBase = async (idx: number): Promise<void> => {
@@ -126,8 +171,13 @@ async function main(): Promise<void> {
     for (const c of built.cases) {
       const outcomes = await runCase(c, tools(c));
       table.get(c.klass)?.push(outcomes);
-      if (outcomes[0] === 'wrong') wrongs.push(c);
-      if (outcomes[1] === 'correct' && outcomes[0] !== 'correct') missedGitAccepts++;
+      if (outcomes[0] === 'wrong' || outcomes[0] === 'corrupted') wrongs.push([c, outcomes[0]]);
+      if (c.expect === 'apply' && outcomes[1] === 'correct' && outcomes[0] !== 'correct')
+        missedGitAccepts++;
+      if (c.klass === 'one-line-context-repeated') {
+        repeated.cases++;
+        if (c.ambiguous) repeated.ambiguous++;
+      }
     }
     for (const s of built.scenarios) await rm(s.dir, { recursive: true, force: true });
   };
@@ -142,16 +192,18 @@ async function main(): Promise<void> {
     for (const s of scenarios) await rm(s.dir, { recursive: true, force: true });
   }
 
-  const cell = (rows: Outcome[][], t: number): string => {
-    const count = (o: Outcome): number => rows.filter((r) => r[t] === o).length;
-    return `${count('correct')}/${count('wrong')}/${count('refused')}`;
-  };
-  const widths = [24, 6, ...toolNames.map(() => 17)];
+  const count = (rows: Outcome[][], t: number, o: Outcome): number =>
+    rows.filter((r) => r[t] === o).length;
+  const cell = (rows: Outcome[][], t: number): string =>
+    (['correct', 'wrong', 'refused', 'corrupted'] as const).map((o) => count(rows, t, o)).join('/');
+  const widths = [Math.max(...CLASSES.map((k) => k.length)) + 1, 6, ...toolNames.map(() => 17)];
   const row = (cells: string[]): string =>
     cells
       .map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 10) : c.padStart(widths[i] ?? 10)))
       .join(' ');
-  console.log(`patch benchmark: seed ${SEED}, ${BASES} edits; cells are correct/wrong/refused`);
+  console.log(
+    `patch benchmark: seed ${SEED}, ${BASES} edits; cells are correct/wrong/refused/corrupted`,
+  );
   console.log(row(['damage class', 'n', ...toolNames]));
   const all: Outcome[][] = [];
   for (const [klass, rows] of table) {
@@ -159,17 +211,48 @@ async function main(): Promise<void> {
     console.log(row([klass, String(rows.length), ...toolNames.map((_, t) => cell(rows, t))]));
   }
   console.log(row(['all', String(all.length), ...toolNames.map((_, t) => cell(all, t))]));
-  const pct = (t: number): string =>
-    ((100 * all.filter((r) => r[t] === 'correct').length) / Math.max(1, all.length)).toFixed(1);
-  console.log(row(['correct %', '', ...toolNames.map((_, t) => `${pct(t)}%`)]));
-  for (const w of wrongs) console.error(`WRONG [${w.klass}] scenario ${w.scenario.id}`);
+  const pctOf = (rows: Outcome[][], t: number): string =>
+    ((100 * count(rows, t, 'correct')) / Math.max(1, rows.length)).toFixed(1);
+  console.log(row(['correct %', '', ...toolNames.map((_, t) => `${pctOf(all, t)}%`)]));
+  const quantile = (t: number, q: number): number => {
+    const xs = [...(applyMs[t] ?? [])].sort((a, b) => a - b);
+    if (xs.length === 0) return NaN;
+    const at = (xs.length - 1) * q;
+    const lo = Math.floor(at);
+    return (xs[lo] ?? 0) + ((xs[Math.ceil(at)] ?? 0) - (xs[lo] ?? 0)) * (at - lo);
+  };
+  const ms = (v: number): string => v.toFixed(1);
+  console.log(
+    row([
+      'ms per patch (med/p90)',
+      '',
+      ...toolNames.map((_, t) => `${ms(quantile(t, 0.5))}/${ms(quantile(t, 0.9))}`),
+    ]),
+  );
+  for (const [w, o] of wrongs)
+    console.error(`${o.toUpperCase()} [${w.klass}] scenario ${w.scenario.id}`);
+  console.log(
+    `one-line-context-repeated: ${repeated.ambiguous} of ${repeated.cases} have a hunk whose text occurs more than once in its file`,
+  );
   console.log(
     `patches accepted by git apply but refused by ours: ${missedGitAccepts}; runtime ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
   if (VERBOSE)
     console.error([...timing].map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', '));
-  const wrong = all.filter((r) => r[0] === 'wrong').length;
-  console.log(`SUMMARY patch correct_pct=${pct(0)} wrong=${wrong}`);
+  const rowsOf = (classes: readonly string[]): Outcome[][] =>
+    classes.flatMap((k) => table.get(k) ?? []);
+  const newRows = rowsOf(Object.values(NEW_FAMILIES).flat());
+  const keys = [
+    `correct_pct=${pctOf(all, 0)}`,
+    `wrong=${count(all, 0, 'wrong')}`,
+    `corrupted=${count(all, 0, 'corrupted')}`,
+    `base_classes_pct=${pctOf(rowsOf(BASE_CLASSES), 0)}`,
+    ...Object.entries(NEW_FAMILIES).map(([f, ks]) => `${f}_pct=${pctOf(rowsOf(ks), 0)}`),
+    `new_wrong=${count(newRows, 0, 'wrong') + count(newRows, 0, 'corrupted')}`,
+    `ours_median_ms=${ms(quantile(0, 0.5))}`,
+    `git_median_ms=${ms(quantile(1, 0.5))}`,
+  ];
+  console.log(`SUMMARY patch ${keys.join(' ')}`);
 }
 
 await main();

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import * as D from './damage.js';
 import { cloneDiff, formatGitDiff, parseGitDiff } from './diff-model.js';
 import type { DiffFile } from './diff-model.js';
-import { makeEdit, withTrailingWhitespace, withoutFinalNewline } from './variants.js';
+import { editNearRepeated, insertLookalike, insertStatement } from './edits.js';
+import { editOneFile, makeEdit, withTrailingWhitespace, withoutFinalNewline } from './variants.js';
 import type { Tree } from './variants.js';
+import { exclusive } from './gate.js';
 import type { Rng } from './prng.js';
 import { resetTree, run, writeTree } from './repo.js';
 import type { SourceFile } from './sources.js';
@@ -17,15 +19,22 @@ export interface Scenario {
   original: Map<string, string>;
 }
 
-/** One damaged diff and the tree its author meant (undefined = the file must not exist). */
+/**
+ * One damaged diff and the tree its author meant (undefined = the file must not exist).
+ * `already-applied`: the scenario already holds the change, so intended is the starting tree and
+ * refusing is as right as a no-op.
+ */
 export interface BenchCase {
   scenario: Scenario;
   klass: string;
   diff: string;
   intended: Map<string, string | undefined>;
+  expect: 'apply' | 'already-applied';
+  /** one-line-context-repeated: some hunk's old side occurs more than once in its file. */
+  ambiguous?: boolean;
 }
 
-export const CLASSES = [
+export const BASE_CLASSES = [
   'clean',
   'wrong-line-numbers',
   'wrong-line-counts',
@@ -44,6 +53,26 @@ export const CLASSES = [
   'combined',
 ] as const;
 
+/** The classes added later, by family (a SUMMARY key each); drawn after all of the above. */
+export const NEW_FAMILIES = {
+  indent_shift: [
+    'indent-shift+2',
+    'indent-shift-2',
+    'indent-shift+4',
+    'indent-shift-4',
+    'indent-shift+8',
+    'indent-shift-8',
+    'indent-shift+tab',
+    'indent-shift-tab',
+  ],
+  headers: ['header-dots', 'header-bare-at', 'header-function'],
+  one_line_repeated: ['one-line-context-repeated', 'one-line-context-repeated+wrong-line-numbers'],
+  resent: ['resent-insertion', 'resent-insertion+bare-headers'],
+  combined_new: ['combined-new'],
+} as const;
+
+export const CLASSES: readonly string[] = [...BASE_CLASSES, ...Object.values(NEW_FAMILIES).flat()];
+
 const GIT = [
   '-c',
   'user.name=bench',
@@ -56,7 +85,7 @@ const GIT = [
 ];
 
 async function git(dir: string, ...args: string[]): Promise<string> {
-  const r = await run('git', [...GIT, ...args], dir);
+  const r = await exclusive(() => run('git', [...GIT, ...args], dir));
   if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
@@ -98,6 +127,28 @@ function render(gold: DiffFile[], rng: Rng, damages: D.Damage[], eol = '\n'): st
   return formatGitDiff(files, eol);
 }
 
+const UNITS: [string, string][] = [
+  ['2', '  '],
+  ['4', '    '],
+  ['8', '        '],
+  ['tab', '\t'],
+];
+
+/** Whether some hunk's old side (context and removed lines) occurs more than once in its file. */
+function oldSideRepeats(files: DiffFile[], original: ReadonlyMap<string, string>): boolean {
+  return files.some((f) => {
+    const path = f.header.find((l) => l.startsWith('--- a/'))?.slice(6);
+    const lines = (original.get(path ?? '') ?? '').split('\n');
+    return f.hunks.some((h) => {
+      const old = h.lines.filter((l) => /^[ -]/.test(l)).map((l) => l.slice(1));
+      let found = 0;
+      for (let i = 0; i + old.length <= lines.length && found < 2; i++)
+        if (old.every((l, k) => lines[i + k] === l)) found++;
+      return found > 1;
+    });
+  });
+}
+
 const COMBINABLE: [string, D.Damage][] = [
   ['misquoted-context', D.misquotedContext],
   ['tab-space-drift', D.tabSpaceDrift],
@@ -123,11 +174,11 @@ export async function buildCases(
   const gold = parseGitDiff(u3);
   const plain = render(gold, rng, []);
   const cases: BenchCase[] = [
-    { scenario: base, klass: 'clean', diff: u3, intended: edit.intended },
+    { scenario: base, klass: 'clean', diff: u3, intended: edit.intended, expect: 'apply' },
   ];
   const add = (klass: string, diff: string, always = false): void => {
     if (always || diff !== plain)
-      cases.push({ scenario: base, klass, diff, intended: edit.intended });
+      cases.push({ scenario: base, klass, diff, intended: edit.intended, expect: 'apply' });
   };
   add('wrong-line-numbers', render(gold, rng, [D.wrongLineNumbers]));
   add('wrong-line-counts', render(gold, rng, [D.wrongLineCounts]));
@@ -155,7 +206,13 @@ export async function buildCases(
   );
   const crlf = await makeScenario(`${idx}-crlf`, crlfOriginal);
   scenarios.push(crlf);
-  cases.push({ scenario: crlf, klass: 'lf-diff-crlf-file', diff: plain, intended: crlfIntended });
+  cases.push({
+    scenario: crlf,
+    klass: 'lf-diff-crlf-file',
+    diff: plain,
+    intended: crlfIntended,
+    expect: 'apply',
+  });
 
   const tw = withTrailingWhitespace(rng, edit.original, edit.intended);
   const twScenario = await makeScenario(`${idx}-tw`, tw.original);
@@ -168,6 +225,7 @@ export async function buildCases(
       klass: 'trailing-ws-dropped',
       diff: twDiff,
       intended: tw.intended,
+      expect: 'apply',
     });
   }
 
@@ -182,7 +240,72 @@ export async function buildCases(
       klass: 'no-eof-marker',
       diff: noEolDiff,
       intended: noEol.intended,
+      expect: 'apply',
     });
   }
+
+  // The later classes draw from the PRNG only after all of the above, which stay as they were.
+  for (const [name, unit] of UNITS) {
+    add(`indent-shift+${name}`, render(gold, rng, [D.indentShift(unit, 1)]));
+    if (D.canUnindent(gold, unit))
+      add(`indent-shift-${name}`, render(gold, rng, [D.indentShift(unit, -1)]));
+  }
+  add('header-dots', render(gold, rng, [D.headerDots]));
+  add('header-bare-at', render(gold, rng, [D.headerBareAt]));
+  const headings = D.scopeHeadings(gold, edit.original);
+  add('header-function', render(gold, rng, [D.headerFunction(headings)]));
+
+  const near = editOneFile(rng, edit.original, editNearRepeated);
+  if (near) {
+    const nearGold = parseGitDiff((await goldDiffs(base, near, true)).u1);
+    const ambiguous = oldSideRepeats(nearGold, edit.original);
+    for (const [klass, damages] of [
+      ['one-line-context-repeated', []],
+      ['one-line-context-repeated+wrong-line-numbers', [D.wrongLineNumbers]],
+    ] as const) {
+      const diff = render(nearGold, rng, [...damages]);
+      cases.push({ scenario: base, klass, diff, intended: near, expect: 'apply', ambiguous });
+    }
+  }
+
+  const inserted =
+    editOneFile(rng, edit.original, insertLookalike) ??
+    editOneFile(rng, edit.original, insertStatement);
+  if (inserted) {
+    const insertU3 = (await goldDiffs(base, inserted, false)).u3;
+    const insertGold = parseGitDiff(insertU3);
+    if (insertGold.every((f) => f.hunks.every((h) => !h.lines.some((l) => l.startsWith('-'))))) {
+      const resent = await makeScenario(`${idx}-resent`, inserted);
+      scenarios.push(resent);
+      const bare = render(insertGold, rng, [D.bareHeaders]);
+      for (const [klass, diff] of [
+        ['resent-insertion', insertU3],
+        ['resent-insertion+bare-headers', bare],
+      ] as const)
+        cases.push({
+          scenario: resent,
+          klass,
+          diff,
+          intended: inserted,
+          expect: 'already-applied',
+        });
+    }
+  }
+  // Unlisted mixtures: a uniform indent shift or a header style first, then 1-2 of the older
+  // damages, on the -U3 or -U1 diff (headings are taken from the diff they go on).
+  const mixBase = rng.chance(0.3) ? parseGitDiff(u1) : gold;
+  const shiftUnit = rng.pick(UNITS);
+  const first = rng.pick([
+    D.indentShift(shiftUnit[1], 1),
+    ...(D.canUnindent(mixBase, shiftUnit[1]) ? [D.indentShift(shiftUnit[1], -1)] : []),
+    D.headerDots,
+    D.headerBareAt,
+    D.headerFunction(D.scopeHeadings(mixBase, edit.original)),
+  ]);
+  const more = rng
+    .shuffle(COMBINABLE)
+    .slice(0, rng.int(1, 2))
+    .map(([, d]) => d);
+  add('combined-new', render(mixBase, rng, [first, ...more]), true);
   return { scenarios, cases };
 }

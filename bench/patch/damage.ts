@@ -145,3 +145,90 @@ export const misquotedContext: Damage = (files, rng) => {
     h.lines[i] = ` ${mutate((h.lines[i] ?? ' ').slice(1), rng)}`;
   }
 };
+
+const isCreation = (f: DiffFile): boolean =>
+  f.header.some((l) => l === '--- /dev/null' || l.startsWith('new file mode'));
+
+/** Hunk lines that an indentation shift touches: not in created files, not blank, not `\ …`. */
+function shiftable(files: DiffFile[]): { hunk: { lines: string[] }; i: number }[] {
+  return files
+    .filter((f) => !isCreation(f))
+    .flatMap((f) =>
+      f.hunks.flatMap((hunk) =>
+        hunk.lines.flatMap((l, i) =>
+          /^[ +-]/.test(l) && l.slice(1).trim() !== '' ? [{ hunk, i }] : [],
+        ),
+      ),
+    );
+}
+
+/** Whether every non-blank hunk line (of files that exist before) starts with `unit`. */
+export const canUnindent = (files: DiffFile[], unit: string): boolean =>
+  shiftable(files).every(({ hunk, i }) => (hunk.lines[i] ?? '').slice(1).startsWith(unit));
+
+/**
+ * A model re-indents the quoted snippet: every context, removed and added line of every hunk gets
+ * `unit` more (sign 1) or less (sign -1) indentation; blank lines stay blank. Created files are
+ * the model's own text, not a quote, and stay as they are. Check `canUnindent` before sign -1.
+ */
+export const indentShift =
+  (unit: string, sign: 1 | -1): Damage =>
+  (files) => {
+    for (const { hunk, i } of shiftable(files)) {
+      const l = hunk.lines[i] ?? '';
+      const text = l.slice(1);
+      hunk.lines[i] =
+        l[0] + (sign > 0 ? unit + text : text.startsWith(unit) ? text.slice(unit.length) : text);
+    }
+  };
+
+/** `@@ ... @@` on every hunk (aider's udiff prompt). */
+export const headerDots: Damage = (files) => mapHeaders(files, () => '@@ ... @@');
+
+/** A bare `@@` on every hunk. */
+export const headerBareAt: Damage = (files) => mapHeaders(files, () => '@@');
+
+const width = (line: string): number => {
+  let w = 0;
+  for (const c of /^[ \t]*/.exec(line)?.[0] ?? '') w = c === '\t' ? w - (w % 4) + 4 : w + 1;
+  return w;
+};
+
+/**
+ * The heading each hunk of `gold` would carry in OpenAI's apply_patch style: git's own heading
+ * when it wrote one; else the nearest non-blank line above the hunk's first (non-blank) line in
+ * the original file that is less indented than it, trimmed; else nothing (a bare `@@`).
+ */
+export function scopeHeadings(gold: DiffFile[], original: ReadonlyMap<string, string>): string[][] {
+  return gold.map((f) => {
+    const minus = f.header.find((l) => l.startsWith('--- '));
+    const path = minus?.startsWith('--- a/') ? minus.slice(6).split('\t')[0] : undefined;
+    const text = path === undefined ? undefined : original.get(path);
+    const lines = text?.split('\n') ?? [];
+    return f.hunks.map((h) => {
+      const m = HEADER.exec(h.header);
+      const git = (m?.[5] ?? '').trim();
+      if (git !== '' || !m || text === undefined) return git;
+      const start = Number(m[1]) - 1;
+      const oldSide = h.lines.filter((l) => l.startsWith(' ') || l.startsWith('-'));
+      const first = oldSide.map((l) => l.slice(1)).find((l) => l.trim() !== '');
+      if (first === undefined) return '';
+      for (let i = start - 1; i >= 0; i--) {
+        const above = lines[i] ?? '';
+        if (above.trim() !== '' && width(above) < width(first)) return above.trim();
+      }
+      return '';
+    });
+  });
+}
+
+/** `@@ <heading>` on every hunk, from `scopeHeadings` of the same (unreordered) diff. */
+export const headerFunction =
+  (headings: string[][]): Damage =>
+  (files) =>
+    files.forEach((f, fi) =>
+      f.hunks.forEach((h, hi) => {
+        const heading = headings[fi]?.[hi] ?? '';
+        h.header = heading === '' ? '@@' : `@@ ${heading}`;
+      }),
+    );

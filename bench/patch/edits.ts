@@ -186,3 +186,146 @@ export const editAtEnd: Edit = (lines, rng, lang) => {
       : `exports.${word}Version = '${rng.int(1, 9)}.0';`,
   ];
 };
+
+const indentOf = (line: string): string => /^\s*/.exec(line)?.[0] ?? '';
+
+function statement(rng: Rng, lang: 'js' | 'py', indent: string): string {
+  const word = rng.pick(WORDS);
+  return lang === 'py'
+    ? `${indent}logger.debug("${word} reached %s", ${rng.int(1, 99)})`
+    : `${indent}debugLog('${word}', ${rng.int(1, 99)});`;
+}
+
+/**
+ * An edit whose one-line-context hunk is hard to place: a statement inserted after a line whose
+ * text occurs at least 3 times in the file (`}`, `return;`, `pass`, a blank line…), that line
+ * itself changed, or the line right after it changed. Half the time only spots where the line and
+ * its successor occur together more than once are taken, so the hunk's text alone cannot tell
+ * where it goes.
+ */
+export const editNearRepeated: Edit = (lines, rng, lang) => {
+  const counts = new Map<string, number>();
+  for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const pairs = new Map<string, number>();
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const k = `${lines[i]}\n${lines[i + 1]}`;
+    pairs.set(k, (pairs.get(k) ?? 0) + 1);
+  }
+  // Block comments and docstring delimiters are not code to put a statement after or a comment on.
+  const prose = (i: number): boolean => /^\s*(\/\*|\*(?!\/)|\/\/|#|"""|''')/.test(lines[i] ?? '');
+  const repeated = (i: number): boolean => (counts.get(lines[i] ?? '') ?? 0) >= 3 && !prose(i);
+  const pairRepeated = (i: number): boolean =>
+    (pairs.get(`${lines[i]}\n${lines[i + 1]}`) ?? 0) >= 2;
+  const comment = lang === 'py' ? '  #' : ' //';
+  const kinds: {
+    spot: (i: number) => boolean;
+    pairAt: (i: number) => number;
+    apply: (i: number) => string[] | undefined;
+  }[] = [
+    {
+      // insert after a repeated line
+      // …where a statement may follow: not inside an open call, list or expression
+      spot: (i) =>
+        i + 1 < lines.length &&
+        repeated(i) &&
+        !/[([{,\\+\-*/=&|.]\s*$/.test(lines[i] ?? '') &&
+        !/^\s*[.)\]]/.test(lines[i + 1] ?? ''),
+      pairAt: (i) => i,
+      apply: (i) => {
+        const next = lines[i + 1] ?? '';
+        const indent = next.trim() !== '' ? indentOf(next) : indentOf(lines[i] ?? '');
+        return [...lines.slice(0, i + 1), statement(rng, lang, indent), ...lines.slice(i + 1)];
+      },
+    },
+    {
+      // change the repeated line itself
+      spot: (i) => i > 0 && repeated(i) && (lines[i] ?? '').trim() !== '',
+      pairAt: (i) => i - 1,
+      apply: (i) => {
+        const out = [...lines];
+        const line = out[i] ?? '';
+        if (/\\$/.test(line)) return undefined;
+        out[i] = `${line}${comment} ${rng.pick(WORDS)} checked`;
+        return out;
+      },
+    },
+    {
+      // change the line right after a repeated line
+      spot: (i) =>
+        i > 0 &&
+        repeated(i - 1) &&
+        !prose(i) &&
+        (lines[i] ?? '').trim() !== '' &&
+        !/\\$/.test(lines[i] ?? '') &&
+        !/^\s*[{}()[\]]*;?$/.test(lines[i] ?? ''),
+      pairAt: (i) => i - 1,
+      apply: (i) => {
+        const out = [...lines];
+        out[i] = `${out[i]}${comment} ${rng.pick(WORDS)} checked`;
+        return out;
+      },
+    },
+  ];
+  const kind = rng.pick(kinds);
+  const spots = lines.flatMap((_, i) => (kind.spot(i) ? [i] : []));
+  if (spots.length === 0) return undefined;
+  const strong = spots.filter((i) => pairRepeated(kind.pairAt(i)));
+  return kind.apply(rng.pick(strong.length > 0 && rng.chance(0.5) ? strong : spots));
+};
+
+const LOOKALIKE: [string, RegExp][] = [
+  ['import', /^(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+.*=\s*require\()/],
+  ['property', /^\s+[\w$'"]+\s*:\s*\S.*,$/],
+  ['entry', /^\s+(['"]).*\1,$/],
+  ['attribute', /^\s+self\.\w+ = \S/],
+  ['assignment', /^[A-Z_][A-Z0-9_]* = \S/],
+];
+const KEYWORDS = new Set([
+  'import',
+  'from',
+  'const',
+  'let',
+  'var',
+  'require',
+  'self',
+  'this',
+  'return',
+  'true',
+  'false',
+  'null',
+  'None',
+  'True',
+  'False',
+]);
+
+/**
+ * A pure insertion: one line inserted among lines that look alike (imports, object properties,
+ * list entries, `self.x = …`, constants), modelled on the line before it with one word renamed.
+ */
+export const insertLookalike: Edit = (lines, rng, lang) => {
+  const kindOf = (l: string | undefined): string | undefined =>
+    l === undefined
+      ? undefined
+      : LOOKALIKE.find(([, re]) => re.test(l))?.[0]?.concat(':', indentOf(l));
+  const spots = lines.flatMap((l, i) => {
+    const k = kindOf(l);
+    if (k === undefined) return [];
+    const near = [i - 2, i - 1, i + 1, i + 2].filter((j) => kindOf(lines[j]) === k).length;
+    return near >= 2 ? [i] : [];
+  });
+  const existing = new Set(lines);
+  for (const i of rng.shuffle(spots)) {
+    const line = lines[i] ?? '';
+    const words = [...line.matchAll(/[A-Za-z_$][\w$]{2,}/g)].filter((m) => !KEYWORDS.has(m[0]));
+    const w = words[0];
+    if (w?.index === undefined) continue;
+    const fresh =
+      lang === 'py'
+        ? `${rng.pick(WORDS)}_${rng.pick(SUFFIXES).toLowerCase()}`
+        : `${rng.pick(WORDS)}${rng.pick(SUFFIXES)}`;
+    const made = line.slice(0, w.index) + fresh + line.slice(w.index + w[0].length);
+    if (existing.has(made)) continue;
+    return [...lines.slice(0, i + 1), made, ...lines.slice(i + 1)];
+  }
+  return undefined;
+};

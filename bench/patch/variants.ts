@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { diffArrays } from 'diff';
 import { EDITS, editAtEnd, newModule } from './edits.js';
+import type { Edit } from './edits.js';
 import type { Rng } from './prng.js';
 import type { SourceFile } from './sources.js';
 
@@ -101,4 +102,26 @@ export function withoutFinalNewline(
     t2.set(path, (editAtEnd(lines, rng, lang) ?? lines).join('\n'));
   }
   return { original: o2, intended: t2 };
+}
+
+/**
+ * `edit` made once in one of the `original` files (tried in a random order, a few times each):
+ * the full intended tree, or undefined when no file offers a place for it.
+ */
+export function editOneFile(
+  rng: Rng,
+  original: ReadonlyMap<string, string>,
+  edit: Edit,
+): Map<string, string> | undefined {
+  for (const path of rng.shuffle([...original.keys()])) {
+    const text = original.get(path) ?? '';
+    const lines = splitText(text);
+    const lang = path.endsWith('.py') ? 'py' : 'js';
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const next = edit(lines, rng, lang);
+      if (next && next.join('\n') !== lines.join('\n'))
+        return new Map(original).set(path, `${next.join('\n')}\n`);
+    }
+  }
+  return undefined;
 }
