@@ -1,6 +1,6 @@
 import { applyUnifiedDiff } from '../../../src/edits/apply-unified-diff.js';
 import { parseUnifiedDiff } from '../../../src/edits/parse-unified-diff.js';
-import { AutofixError } from '../../../src/errors.js';
+import { refusal } from '../../helpers/refusal.js';
 
 /** A 40-line file with a few repeated lines, like real code. */
 const FILE = [
@@ -32,16 +32,6 @@ const FILE = [
 
 const hunksOf = (diff: string) => parseUnifiedDiff(diff)[0]!.hunks;
 const apply = (diff: string, file = FILE) => applyUnifiedDiff('src/store.js', file, hunksOf(diff));
-
-function refusal(fn: () => unknown): AutofixError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AutofixError);
-    return err as AutofixError;
-  }
-  throw new Error('expected a refusal');
-}
 
 const GOLD = `--- a/src/store.js
 +++ b/src/store.js

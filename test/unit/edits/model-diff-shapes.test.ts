@@ -1,6 +1,6 @@
 import { applyUnifiedDiff } from '../../../src/edits/apply-unified-diff.js';
 import { parseUnifiedDiff } from '../../../src/edits/parse-unified-diff.js';
-import { AutofixError } from '../../../src/errors.js';
+import { refusal } from '../../helpers/refusal.js';
 
 /**
  * The diff shapes of issue 12, on code written the way real projects write it: hunks quoted
@@ -10,16 +10,6 @@ import { AutofixError } from '../../../src/errors.js';
 
 const apply = (path: string, file: string, diff: string) =>
   applyUnifiedDiff(path, file, parseUnifiedDiff(diff)[0]!.hunks);
-
-function refusal(fn: () => unknown): AutofixError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AutofixError);
-    return err as AutofixError;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** A Python module with nested blocks and two functions that share their opening lines. */
 const PY = `import re
