@@ -39,6 +39,9 @@ export type PlacementProblem =
   | { hunk: number; kind: 'already-applied'; line: number }
   | { hunk: number; kind: 'indent'; reason: string };
 
+/** Up to this match level a line is there as written (trailing whitespace and tab width aside). */
+const LITERAL = 2;
+
 /** Candidates whose costs differ by less than this have equal evidence (a tie). */
 const EQUAL_EVIDENCE = 0.75;
 
@@ -73,9 +76,9 @@ export function conflictLine(a: HunkEffect, b: HunkEffect): number | undefined {
  * Chooses one position per hunk, locating every hunk on its own (so hunks may come in any order
  * and with any line numbers). Equal evidence at several places is settled only by independent
  * evidence: the other hunks' positions, the scope the header names, the order of the placed hunks,
- * line numbers that the unambiguous hunks have shown to be right, or a line number that is
- * clearly nearest to one place (a lone number is never believed just because it hits a copy:
- * a wrong one hits copies too). Otherwise the hunk is refused as ambiguous.
+ * line numbers that the unambiguous hunks have shown to be right (or, alone, a number where the
+ * hunk's lines stand exactly, as git would take it), or a line number clearly nearest to one
+ * place. Otherwise the hunk is refused as ambiguous.
  */
 export function placeHunks(
   file: readonly NormLine[],
@@ -149,12 +152,14 @@ export function placeHunks(
     for (const [index, candidates] of open) {
       const stated = hunks[index]?.statedAt;
       if (stated === undefined) continue;
-      // A number is believed exactly only when placed hunks vouch for the numbers; on its own it
-      // must be clearly nearest, since a wrong number can land exactly on another copy.
+      // A number is believed when placed hunks vouch for the numbers, or when the hunk's lines
+      // are there exactly, as `git apply` requires; a fuzzy fit at the stated line is not enough.
       const atStated =
-        offset === undefined || !witnessed
+        offset === undefined
           ? []
-          : candidates.filter((c) => c.at === stated + offset);
+          : candidates.filter(
+              (c) => c.at === stated + offset && (witnessed || c.levels.every((l) => l <= LITERAL)),
+            );
       const chosen = atStated.length === 1 ? atStated[0] : clearlyNearest(candidates, stated);
       if (chosen) {
         place(index, chosen, atStated.length === 1 ? 'line-number' : 'nearest-line');

@@ -252,13 +252,29 @@ router.get('/roles', (req, res) => {
     expect(result.hunks[1]?.placedBy).toBe('line-number');
   });
 
-  it('refuses, quoting every place, when a lone number could be a wrong one landing on a copy', () => {
-    // A number that is off by 4 would hit line 7 just as well: with no other hunk to vouch for
-    // the numbers, the places are 4 lines apart and the engine does not guess.
-    for (const header of ['@@ -7,1 +7,3 @@', '@@ -5,1 +5,3 @@', '@@ @@']) {
+  it('uses a lone line number where the hunk’s lines stand exactly, as git apply would', () => {
+    const result = apply('routes.js', JS, diff(insert('@@ -7,1 +7,3 @@')));
+    expect(result.after).toBe(AFTER_TEAMS);
+    expect(result.hunks[0]?.placedBy).toBe('line-number');
+  });
+
+  it('refuses, quoting every place, when the number lands between copies or is missing', () => {
+    for (const header of ['@@ -5,1 +5,3 @@', '@@ @@']) {
       const err = refusal(() => apply('routes.js', JS, diff(insert(header))));
       expect(err.message).toMatch(/matches equally well at lines 3 and 7 and 11/);
     }
+  });
+
+  it('does not believe a lone number where the hunk fits only with a misquote', () => {
+    const misquoted = diff(
+      ['@@ -6,3 +6,4 @@', '   res.json(tames);', ' });', '+', "+router.get('/x', handler);"].join(
+        '\n',
+      ),
+    );
+    // `res.json(tames)` is a misquote of every `res.json(…)` line alike (users, teams, roles).
+    expect(refusal(() => apply('routes.js', JS, misquoted)).message).toMatch(
+      /matches equally well/,
+    );
   });
 
   it('uses a lone number when every other copy is far beyond how far LLM numbers drift', () => {
