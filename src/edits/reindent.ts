@@ -14,7 +14,7 @@ import type { HunkLine } from './parse-unified-diff.js';
 
 export type Reindent =
   | { kind: 'as-is' }
-  | { kind: 'shifted'; lines: HunkLine[]; shift: string }
+  | { kind: 'shifted'; lines: HunkLine[]; shift: string; styleOnly?: true }
   | { kind: 'refused'; reason: string };
 
 const TAB_WIDTHS = [4, 8, 2] as const;
@@ -123,10 +123,41 @@ function mapAdded(
 }
 
 /**
+ * A replaced line is the evidence of which indentation the added lines follow: the first added
+ * line after a run of removed lines usually keeps the removed line's indentation. When it has the
+ * file's indentation of that line and not the hunk's, the model re-indented what it quoted but
+ * wrote the new lines as the file has them; shifting them would be wrong. Returns that line.
+ */
+function addedInFileTerms(
+  lines: readonly HunkLine[],
+  fileLines: readonly string[],
+  at: number,
+): HunkLine | undefined {
+  let old = 0;
+  let removed: { hunk: string; file: string } | undefined;
+  for (const line of lines) {
+    if (line.kind === '+') {
+      if (removed && line.text.trim() !== '') {
+        const indent = leading(line.text);
+        if (removed.hunk !== removed.file && indent === removed.file) return line;
+        removed = undefined;
+      }
+      continue;
+    }
+    const fileText = fileLines[at + old];
+    old++;
+    if (line.kind === '-' && !removed && line.text.trim() !== '' && fileText !== undefined)
+      removed = { hunk: leading(line.text), file: leading(fileText) };
+    else if (line.kind === ' ') removed = undefined;
+  }
+  return undefined;
+}
+
+/**
  * How the hunk's added lines must be indented when its old side sits at file line `at` (0-based)
  * with the given per-line match levels.
  */
-export function reindentHunk(
+function reindentOnce(
   lines: readonly HunkLine[],
   fileLines: readonly string[],
   at: number,
@@ -134,7 +165,6 @@ export function reindentHunk(
 ): Reindent {
   const pairs = indentPairs(lines, fileLines, at, levels);
   if (pairs.every((p) => p.hunk === p.file) || added(lines).length === 0) return { kind: 'as-is' };
-
   // 1. The same prefix swapped on every line (spaces for spaces, tabs for tabs): exact.
   const swaps = pairs.map((p) => {
     const keep = commonSuffix(p.hunk, p.file);
@@ -187,7 +217,12 @@ export function reindentHunk(
     if (!agree) return { kind: 'as-is' };
     const changed = first.some((l, i) => l.text !== lines[i]?.text);
     return changed
-      ? { kind: 'shifted', lines: first, shift: `indentation rewritten as ${style}` }
+      ? {
+          kind: 'shifted',
+          lines: first,
+          shift: `indentation rewritten as ${style}`,
+          styleOnly: true,
+        }
       : { kind: 'as-is' };
   }
   if (shifts.size === 1 && style !== undefined) {
@@ -222,5 +257,25 @@ export function reindentHunk(
     reason:
       'its lines are not indented like the file and not by one consistent amount ' +
       `(${seen.slice(0, 4).join('; ')}), so the added lines' indentation cannot be derived.`,
+  };
+}
+
+export function reindentHunk(
+  lines: readonly HunkLine[],
+  fileLines: readonly string[],
+  at: number,
+  levels: readonly MatchLevel[],
+): Reindent {
+  const result = reindentOnce(lines, fileLines, at, levels);
+  // Only a real shift needs the check; a style rewrite leaves file-style lines as they are.
+  if (result.kind !== 'shifted' || result.styleOnly) return result;
+  const fileTerms = addedInFileTerms(lines, fileLines, at);
+  if (!fileTerms) return result;
+  return {
+    kind: 'refused',
+    reason:
+      `its unchanged and removed lines are ${result.shift}, but the added line ` +
+      `"${fileTerms.text.trim()}" is indented like the file's line it replaces, so it is unclear ` +
+      'which indentation the added lines follow.',
   };
 }

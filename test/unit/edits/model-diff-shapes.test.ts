@@ -514,3 +514,34 @@ describe('hunk order', () => {
     );
   });
 });
+
+describe('added lines already written as the file has them', () => {
+  it('refuses when the quote is re-indented but the replacing line keeps the file’s indentation', () => {
+    // Context and removed lines quoted 4 spaces shallower; the new line written at the file's 12.
+    const lines = [
+      '     for chunk in self.split(text):',
+      '         if self.drop_whitespace and chunk.strip() == "":',
+      '             continue',
+      '-        if lines and len(lines[-1]) + len(chunk) <= self.width:',
+      '+            if lines and len(lines[-1]) + len(chunk) < self.width:',
+      '             lines[-1] += chunk',
+    ];
+    const err = refusal(() => apply('wrapper.py', PY, pyDiff('@@ -15,5 +15,5 @@', lines)));
+    expect(err.message).toMatch(/quoted 4 spaces shallower than the file, but the added line/);
+    expect(err.message).toMatch(/indented like the file's line it replaces/);
+  });
+
+  it('moves the replacing line with the quote when it keeps the quote’s indentation', () => {
+    const lines = [
+      '     for chunk in self.split(text):',
+      '         if self.drop_whitespace and chunk.strip() == "":',
+      '             continue',
+      '-        if lines and len(lines[-1]) + len(chunk) <= self.width:',
+      '+        if lines and len(lines[-1]) + len(chunk) < self.width:',
+      '             lines[-1] += chunk',
+    ];
+    expect(apply('wrapper.py', PY, pyDiff('@@ -15,5 +15,5 @@', lines)).after).toBe(
+      PY.replace('len(chunk) <= self.width', 'len(chunk) < self.width'),
+    );
+  });
+});
