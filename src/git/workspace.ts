@@ -8,12 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutofixError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { assertBranchPrefix, DEFAULT_BRANCH_PREFIX } from './branch-name.js';
 import { assertNoCredentials, mirrorDir, updateMirror, withMirrorLock } from './mirror.js';
+import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit, type WorktreeRef } from './worktree-git.js';
@@ -173,9 +174,14 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     recycleWorktrees: options.recycleWorktrees ?? 0,
   };
   const started = performance.now();
-  // A retried job reuses its id: what a crashed attempt left is dropped (git forgets its
-  // worktree at the next prune).
-  await rm(jobDir, { recursive: true, force: true });
+  // A retried job reuses its id: what a crashed attempt left is dropped and git forgets its
+  // worktree.
+  await removeJobDir(
+    jobDir,
+    mirror,
+    () => runGit(['worktree', 'prune'], { cwd: mirror }).then(() => undefined),
+    options.lockTimeoutMs,
+  );
   await mkdir(ws.homeDir, { recursive: true });
   await mkdir(ws.tmpDir, { recursive: true });
   try {
@@ -254,9 +260,7 @@ export async function closeWorkspace(ws: Workspace, logger?: Logger): Promise<vo
     (await scrubMirrorLocked(ws.mirrorDir, logger)
       .then(() => parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees))
       .catch(() => false));
-  await rm(ws.jobDir, { recursive: true, force: true });
-  if (!existsSync(join(ws.mirrorDir, 'HEAD'))) return; // failed before the mirror existed
-  await withMirrorLock(ws.mirrorDir, async () => {
+  await removeJobDir(ws.jobDir, ws.mirrorDir, async () => {
     if (!parked) await runGit(['worktree', 'prune'], { cwd: ws.mirrorDir });
     if (ws.branch) {
       await runGit(['branch', '--quiet', '-D', ws.branch.name], {

@@ -13,6 +13,8 @@
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { withMirrorLock } from './mirror.js';
+import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 import { worktreeGit, type WorktreeRef } from './worktree-git.js';
 
@@ -37,23 +39,31 @@ export async function claimParkedWorktree(
 ): Promise<string | null> {
   for (const entry of await slots(pool)) {
     const slot = join(pool, entry);
-    try {
-      await rename(join(slot, basename(target)), target);
-    } catch {
-      continue; // another job took it, or a half-parked entry
-    }
-    try {
-      const gitDir = (await readFile(join(slot, 'gitdir'), 'utf8')).trim();
-      // Never trust the `.git` file a previous job's commands could have rewritten.
-      await writeFile(join(target, '.git'), `gitdir: ${gitDir}\n`);
-      await runGit(['worktree', 'repair', target], { cwd: mirrorDir });
-      await runGit(['worktree', 'unlock', target], { cwd: mirrorDir });
-      return gitDir;
-    } catch {
-      await rm(target, { recursive: true, force: true });
-    } finally {
-      await rm(slot, { recursive: true, force: true });
-    }
+    // Moving a registered worktree and repairing its link happen under the mirror lock: another
+    // job's `worktree repair` or prune must never see it half moved.
+    const gitDir = await withMirrorLock(mirrorDir, async () => {
+      try {
+        await rename(join(slot, basename(target)), target);
+      } catch {
+        return undefined; // another job took it, or a half-parked entry
+      }
+      try {
+        const dir = (await readFile(join(slot, 'gitdir'), 'utf8')).trim();
+        // Never trust the `.git` file a previous job's commands could have rewritten.
+        await writeFile(join(target, '.git'), `gitdir: ${dir}\n`);
+        await runGit(['worktree', 'repair', target], { cwd: mirrorDir });
+        await runGit(['worktree', 'unlock', target], { cwd: mirrorDir });
+        return dir;
+      } catch {
+        return null;
+      }
+    });
+    if (gitDir === undefined) continue;
+    await rm(slot, { recursive: true, force: true });
+    if (gitDir !== null) return gitDir;
+    await removeJobDir(target, mirrorDir, async () => {
+      await runGit(['worktree', 'prune'], { cwd: mirrorDir });
+    });
   }
   return null;
 }
@@ -90,18 +100,22 @@ export async function parkWorktree(
     await worktreeGit(ref, ['clean', '-q', '-ffdx']);
     await worktreeGit(ref, ['checkout', '--quiet', '--detach']);
     await writeFile(join(slot, 'gitdir'), ref.gitDir);
-    await runGit(['worktree', 'lock', '--reason', 'parked in the autofix pool', ref.worktree], {
-      cwd: mirrorDir,
+    await withMirrorLock(mirrorDir, async () => {
+      await runGit(['worktree', 'lock', '--reason', 'parked in the autofix pool', ref.worktree], {
+        cwd: mirrorDir,
+      });
+      const parked = join(slot, basename(ref.worktree));
+      try {
+        await rename(ref.worktree, parked);
+        await runGit(['worktree', 'repair', parked], { cwd: mirrorDir });
+      } catch (err) {
+        // Unlocked again so the caller's removal and prune can forget it.
+        await runGit(['worktree', 'unlock', ref.worktree], { cwd: mirrorDir, okCodes: [128] });
+        throw err;
+      }
     });
-    const parked = join(slot, basename(ref.worktree));
-    await rename(ref.worktree, parked);
-    await runGit(['worktree', 'repair', parked], { cwd: mirrorDir });
     return true;
   } catch {
-    // Unlocked again so the caller's removal and prune can forget it.
-    await runGit(['worktree', 'unlock', ref.worktree], { cwd: mirrorDir, okCodes: [128] }).catch(
-      () => undefined,
-    );
     await rm(slot, { recursive: true, force: true });
     return false;
   }
