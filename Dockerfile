@@ -37,6 +37,8 @@ USER autofix
 EXPOSE 3000
 # Secrets (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, OPENAI_API_KEY) come from the environment at run
 # time; none is baked into the image.
+# Liveness (/healthz): restarting does not fix a Redis outage; orchestrators that route traffic
+# should probe /readyz for readiness (503 with the reason while Redis or the workers are down).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD curl -fsS "http://127.0.0.1:${PORT}/healthz" || exit 1
 ENTRYPOINT ["node", "dist/src/bin/autofix.js"]

@@ -46,11 +46,9 @@ const LINGER_BYTES = 1024 * 1024;
  * up to a small limit, after which we stop reading. Destroying at once would reset a connection the sender is still writing
  * to, and a reset makes it drop the 413 unread.
  */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): true {
-  const body = JSON.stringify({
-    error: `Payload Too Large: webhook bodies are limited to ${maxBytes} bytes (GitHub's own cap)`,
-  });
-  res.writeHead(413, {
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, error: string): true {
+  const body = JSON.stringify({ error });
+  res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
   });
@@ -71,6 +69,25 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: num
   return true;
 }
 
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): true {
+  return refuse(
+    req,
+    res,
+    413,
+    `Payload Too Large: webhook bodies are limited to ${maxBytes} bytes (GitHub's own cap)`,
+  );
+}
+
+/**
+ * GitHub sends a unique `X-GitHub-Delivery` with every delivery; runs are deduplicated by it. A
+ * delivery without one (or with a blank one) would share the key '' with every other such
+ * delivery, so it is refused before anything else is read.
+ */
+function hasDeliveryId(req: IncomingMessage): boolean {
+  const id = req.headers['x-github-delivery'];
+  return typeof id === 'string' && id.trim() !== '';
+}
+
 function limitMiddleware(
   middleware: NodeMiddleware,
   path: string,
@@ -82,6 +99,8 @@ function limitMiddleware(
     next?: Parameters<NodeMiddleware>[2],
   ): Promise<boolean> => {
     if (!isWebhookPost(req, path)) return (await middleware(req, res, next)) as boolean;
+    if (!hasDeliveryId(req))
+      return refuse(req, res, 400, 'Bad Request: the X-GitHub-Delivery header is missing or empty');
     if (Number(req.headers['content-length']) > maxBytes) return refuseTooLarge(req, res, maxBytes);
     const read = await readCappedBody(req, maxBytes);
     if (!read.ok) {

@@ -1,6 +1,6 @@
 /**
  * `autofix serve` as a function (tests and benchmarks call it too): Probot's server with the
- * webhook handlers, /healthz, /metrics, Bull Board, and the stage workers unless disabled.
+ * webhook handlers, /healthz, /readyz, /metrics, Bull Board, and the stage workers unless disabled.
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'probot';
@@ -15,6 +15,7 @@ import { STAGES } from '../queue/types.js';
 import type { WorkerPool } from '../queue/worker-pool.js';
 import { adminQueues } from './admin-queues.js';
 import { healthz } from './healthz.js';
+import { readinessProbe, readyz } from './readyz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { freePort } from './free-port.js';
 import { limitWebhookBody } from './limit-webhook-body.js';
@@ -64,7 +65,13 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
   });
   logRedisCheck(backend.check, options.redisUrl, log);
   const ProbotWithDefaults = probotClass(options.github, log);
-  const handlers: HttpHandler[] = [healthz, metricsEndpoint(metrics.registry)];
+  // The workers start after the server; readiness looks them up when asked.
+  const started: { pool?: WorkerPool } = {};
+  const handlers: HttpHandler[] = [
+    healthz,
+    readyz(readinessProbe(backend.redis, () => Object.values(started.pool?.workers ?? {}))),
+    metricsEndpoint(metrics.registry),
+  ];
   const admin = adminQueues({
     queues: STAGES.map((s) => backend.queues[s]),
     password: options.adminPassword,
@@ -108,7 +115,8 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
         settings: options.workers,
       })
     : undefined;
-  if (!pool) log.info('--no-workers: this process only takes webhooks');
+  if (pool) started.pool = pool;
+  else log.info('--no-workers: this process only takes webhooks');
 
   let stopping: Promise<{ forced: boolean }> | undefined;
   return {

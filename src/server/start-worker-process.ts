@@ -10,6 +10,7 @@ import type { AppMetrics } from '../queue/metrics.js';
 import type { RetryPolicy } from '../queue/stage-queues.js';
 import type { WorkerPool } from '../queue/worker-pool.js';
 import { healthz } from './healthz.js';
+import { readinessProbe, readyz } from './readyz.js';
 import { logRedisCheck } from './log-redis-check.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
@@ -45,7 +46,7 @@ export async function startWorkerProcess(options: {
   metrics: AppMetrics;
   retry?: RetryPolicy;
   workers: WorkerSettings;
-  /** Serve /healthz and /metrics on this port (0 = any free port); undefined = no HTTP. */
+  /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); undefined = no HTTP. */
   metricsPort?: number;
   host?: string;
 }): Promise<WorkerProcess> {
@@ -71,7 +72,11 @@ export async function startWorkerProcess(options: {
     options.metricsPort === undefined
       ? undefined
       : await serveHandlers(
-          [healthz, metricsEndpoint(metrics.registry)],
+          [
+            healthz,
+            readyz(readinessProbe(backend.redis, () => Object.values(pool.workers))),
+            metricsEndpoint(metrics.registry),
+          ],
           options.host ?? '0.0.0.0',
           options.metricsPort,
         );

@@ -20,7 +20,7 @@ export function workerCommand(): Command {
   return withWorkerFlags(
     new Command('worker')
       .description('Run job processors only (start many against one Redis to scale out).')
-      .option('--metrics-port <port>', 'serve /healthz and /metrics on this port'),
+      .option('--metrics-port <port>', 'serve /healthz, /readyz and /metrics on this port'),
   ).action(async (flags: WorkerFlags & { metricsPort?: string }) => {
     loadDotEnv('.env', process.env);
     const settings = readSettings(process.env);

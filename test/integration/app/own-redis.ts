@@ -36,9 +36,9 @@ async function answers(url: string): Promise<true | undefined> {
 
 export async function startOwnRedis(
   args: string[] = [],
-  options: { password?: string } = {},
+  options: { password?: string; port?: number } = {},
 ): Promise<OwnRedis> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(
     'redis-server',
     [
