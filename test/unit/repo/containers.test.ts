@@ -506,7 +506,12 @@ describe('deploy/kubernetes-worker.yaml', () => {
         spec: {
           hostUsers?: boolean;
           securityContext?: Record<string, unknown>;
-          containers: { args: string[]; securityContext: Record<string, unknown> }[];
+          containers: {
+            args: string[];
+            securityContext: Record<string, unknown>;
+            livenessProbe?: { httpGet: { path: string } };
+            readinessProbe?: { httpGet: { path: string } };
+          }[];
         };
       };
     };
@@ -521,7 +526,10 @@ describe('deploy/kubernetes-worker.yaml', () => {
       seccompProfile: { type: 'Localhost', localhostProfile: 'autofix-sandbox.json' },
     });
     const [worker] = pod.containers;
-    expect(worker!.args).toEqual(['worker']);
+    expect(worker!.args).toEqual(['worker', '--metrics-port', '9464']);
+    // Restart on /healthz only; a Redis outage (/readyz 503) takes the pod out of rotation.
+    expect(worker!.livenessProbe?.httpGet.path).toBe('/healthz');
+    expect(worker!.readinessProbe?.httpGet.path).toBe('/readyz');
     expect(worker!.securityContext).toMatchObject({
       allowPrivilegeEscalation: false,
       privileged: false,
