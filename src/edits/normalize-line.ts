@@ -19,7 +19,8 @@ export interface NormLine {
 
 const TAB_WIDTHS = [2, 4, 8] as const;
 
-function indentColumns(indent: string, width: number): number {
+/** The column an indentation reaches with tabs `width` wide. */
+export function indentColumns(indent: string, width: number): number {
   let col = 0;
   for (const ch of indent) col = ch === '\t' ? col + width - (col % width) : col + 1;
   return col;

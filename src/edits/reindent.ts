@@ -1,5 +1,6 @@
 import { DIFFERENT } from './match-level.js';
 import type { MatchLevel } from './match-level.js';
+import { indentColumns } from './normalize-line.js';
 import type { HunkLine } from './parse-unified-diff.js';
 
 /**
@@ -21,12 +22,6 @@ const TAB_WIDTHS = [4, 8, 2] as const;
 
 const leading = (text: string): string => /^[ \t]*/.exec(text)?.[0] ?? '';
 
-function width(indent: string, tab: number): number {
-  let col = 0;
-  for (const ch of indent) col = ch === '\t' ? col + tab - (col % tab) : col + 1;
-  return col;
-}
-
 /** `indent` as the file writes indentation: spaces, or tabs (then spaces for the remainder). */
 function render(columns: number, style: 'spaces' | 'tabs', tab: number): string {
   return style === 'spaces'
@@ -40,10 +35,19 @@ function commonSuffix(a: string, b: string): number {
   return n;
 }
 
-const describe = (n: number, unit = 'column'): string =>
-  n === 0
-    ? 'not shifted'
-    : `${Math.abs(n)} ${unit}${Math.abs(n) === 1 ? '' : 's'} ${n > 0 ? 'deeper' : 'shallower'}`;
+/** A non-zero shift in columns: `4 columns deeper`. */
+const describe = (n: number): string =>
+  `${Math.abs(n)} column${Math.abs(n) === 1 ? '' : 's'} ${n > 0 ? 'deeper' : 'shallower'}`;
+
+/** The one rendering every tab width agrees on, or undefined when they differ or one failed. */
+function agreed(renderings: readonly (HunkLine[] | HunkLine)[]): HunkLine[] | undefined {
+  const [first] = renderings;
+  if (!Array.isArray(first)) return undefined;
+  const same = renderings.every(
+    (r) => Array.isArray(r) && r.every((l, i) => l.text === first[i]?.text),
+  );
+  return same ? first : undefined;
+}
 
 /** `"\t"` → `one tab`, `"    "` → `4 spaces`. */
 function showIndent(s: string): string {
@@ -196,25 +200,26 @@ function reindentOnce(
   // shift in columns, rewritten in the file's own style.
   const style = styleOf(pairs);
   const fits = TAB_WIDTHS.flatMap((tab) => {
-    const shifts = new Set(pairs.map((p) => width(p.file, tab) - width(p.hunk, tab)));
+    const shifts = new Set(
+      pairs.map((p) => indentColumns(p.file, tab) - indentColumns(p.hunk, tab)),
+    );
     return shifts.size === 1 ? [{ tab, shift: [...shifts][0] ?? 0 }] : [];
   });
   const sameWidth = fits.filter((f) => f.shift === 0);
   const shifts = new Set(fits.map((f) => f.shift));
   const eachLineSameWidth = pairs.every((p) =>
-    TAB_WIDTHS.some((tab) => width(p.file, tab) === width(p.hunk, tab)),
+    TAB_WIDTHS.some((tab) => indentColumns(p.file, tab) === indentColumns(p.hunk, tab)),
   );
   if (sameWidth.length > 0 || (fits.length === 0 && eachLineSameWidth)) {
     // Only the style drifted. Added lines are put in the file's style when that is unambiguous;
     // otherwise they stay as written (their width is already right).
     if (style === undefined) return { kind: 'as-is' };
-    const renderings = (sameWidth.length > 0 ? sameWidth : TAB_WIDTHS.map((tab) => ({ tab })))
-      .map(({ tab }) => mapAdded(lines, (indent) => render(width(indent, tab), style, tab)))
-      .filter((r): r is HunkLine[] => Array.isArray(r));
-    const first = renderings[0];
-    const agree =
-      first !== undefined && renderings.every((r) => r.every((l, i) => l.text === first[i]?.text));
-    if (!agree) return { kind: 'as-is' };
+    const first = agreed(
+      (sameWidth.length > 0 ? sameWidth : TAB_WIDTHS.map((tab) => ({ tab }))).map(({ tab }) =>
+        mapAdded(lines, (indent) => render(indentColumns(indent, tab), style, tab)),
+      ),
+    );
+    if (!first) return { kind: 'as-is' };
     const changed = first.some((l, i) => l.text !== lines[i]?.text);
     return changed
       ? {
@@ -227,17 +232,15 @@ function reindentOnce(
   }
   if (shifts.size === 1 && style !== undefined) {
     const shift = [...shifts][0] ?? 0;
-    const renderings = fits.map(({ tab }) =>
-      mapAdded(lines, (indent) => {
-        const columns = width(indent, tab) + shift;
-        return columns < 0 ? undefined : render(columns, style, tab);
-      }),
+    const first = agreed(
+      fits.map(({ tab }) =>
+        mapAdded(lines, (indent) => {
+          const columns = indentColumns(indent, tab) + shift;
+          return columns < 0 ? undefined : render(columns, style, tab);
+        }),
+      ),
     );
-    const first = renderings[0];
-    if (
-      Array.isArray(first) &&
-      renderings.every((r) => Array.isArray(r) && r.every((l, i) => l.text === first[i]?.text))
-    )
+    if (first)
       return {
         kind: 'shifted',
         lines: first,
