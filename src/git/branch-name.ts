@@ -51,6 +51,27 @@ export function branchName({
   return `${prefix}${type}/${issue}-${slugify(title)}`;
 }
 
+/**
+ * The bot branches of one issue among `names` (any commit type): `<prefix><type>/<issue>-<slug>`.
+ * A rerun or second trigger looks for them before it starts, whatever type its plan will choose.
+ */
+export function findIssueBranches(
+  names: readonly string[],
+  prefix: string,
+  issue: number,
+): string[] {
+  return names.filter((name) => {
+    if (!name.startsWith(prefix)) return false;
+    const rest = name.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    return (
+      slash > 0 &&
+      COMMIT_TYPES.includes(rest.slice(0, slash) as CommitType) &&
+      rest.slice(slash + 1).startsWith(`${issue}-`)
+    );
+  });
+}
+
 /** Same rule as the repo config's `branch_prefix`: path segments ending in `/`. */
 export function assertBranchPrefix(prefix: string): void {
   if (

@@ -1,19 +1,34 @@
 /**
  * Puts the job's worktree on its feature branch. A branch that already exists on the remote is
- * reused only when it is ours for the same issue; anything else is `BRANCH_EXISTS`, because
+ * considered only when it is ours for the same issue; anything else is `BRANCH_EXISTS`, because
  * committing onto someone else's branch (or another issue's) would hijack their work.
  *
  * "Ours for the same issue" is read from the branch's history, not from a side table: the
  * oldest commit the branch has on top of the base (the one that created it) carries the trailer
  * `Autofix-Issue: <N>` and was committed with the bot's e-mail address. Later commits may come
  * from maintainers (reviews, fixups) without changing whose branch it is.
+ *
+ * Which run made the branch is read the same way (`Autofix-Run: <run id>` on every bot commit):
+ * a retried stage whose earlier attempt already pushed finds its own commit at the tip and goes on
+ * from it (`resumed`); a branch carrying another run's commits is extended (feedback on the PR),
+ * replaced from the base (an explicit fresh start), or refused — never reused silently.
  */
 import { AutofixError } from '../errors.js';
 import { assertBotBranch } from './branch-name.js';
-import { type GitIdentity, ISSUE_TRAILER } from './identity.js';
+import { type GitIdentity, ISSUE_TRAILER, RUN_TRAILER } from './identity.js';
 import { revParse, runGit } from './run-git.js';
 import { worktreeGit } from './worktree-git.js';
 import type { BranchState, Workspace } from './workspace.js';
+
+/**
+ * What to do with a bot branch for the same issue that another run made:
+ * - `extend`: commit on top of it (feedback on the bot's pull request);
+ * - `replace`: start from the base and replace it on push (the user asked to start over);
+ * - `replace-bot-only`: replace it when every commit on it is the bot's, else refuse (a
+ *   maintainer's commits are never thrown away without being asked);
+ * - `refuse`: `BRANCH_EXISTS`, naming the branch and `startOverHint`.
+ */
+export type ExistingBranchPolicy = 'extend' | 'replace' | 'replace-bot-only' | 'refuse';
 
 export interface PrepareBranchOptions {
   name: string;
@@ -21,6 +36,23 @@ export interface PrepareBranchOptions {
   identity: GitIdentity;
   /** Only reuse: the branch must already exist (a feedback commit on the bot's pull request). */
   mustExist?: boolean;
+  /** Default `refuse`; `mustExist` implies `extend`. */
+  existing?: ExistingBranchPolicy;
+  /** How the user starts over, for the `refuse` message (a flag, a command). */
+  startOverHint?: string;
+  /**
+   * This run's id: when the remote tip is this run's own commit (an earlier attempt pushed and
+   * then died), the branch is checked out there and reported as `resumed` instead of being
+   * treated as another run's.
+   */
+  resumeRun?: string;
+}
+
+export interface PreparedBranch extends BranchState {
+  /** The tip this run's earlier attempt pushed; the worktree is checked out there. */
+  resumed?: string;
+  /** The other run's tip that this run's push will replace. */
+  replaced?: string;
 }
 
 /** The remote tip of a bot branch; STALE_CONTEXT when it is gone and `required`. */
@@ -68,12 +100,54 @@ async function whyNotOurs(
   return null;
 }
 
-/** Creates or reuses the feature branch and checks it out in the worktree. */
+/** The `Autofix-Run` trailer and committer e-mail of each commit on the branch above the base. */
+async function branchCommits(
+  ws: Workspace,
+  tip: string,
+): Promise<{ sha: string; email: string; run: string }[]> {
+  const out = await runGit(
+    [
+      'log',
+      '--first-parent',
+      `--format=%H%x00%ce%x00%(trailers:key=${RUN_TRAILER},valueonly,separator=%x2C)%x01`,
+      `${ws.base_commit}..${tip}`,
+    ],
+    { cwd: ws.mirrorDir },
+  );
+  return out.stdout
+    .split('\x01')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((r) => {
+      const [sha = '', email = '', run = ''] = r.split('\0');
+      return { sha, email: email.toLowerCase(), run: run.trim() };
+    });
+}
+
+/** Checks out `start` on a local branch `name` (reset when a crashed job left it). */
+async function checkoutAt(ws: Workspace, name: string, start: string): Promise<void> {
+  await worktreeGit(ws, ['checkout', '--quiet', '-B', name, start]).catch((err: unknown) => {
+    const stderr = (err as AutofixError).message;
+    if (/already (checked out|used by worktree)/.test(stderr)) {
+      throw new AutofixError(
+        'BRANCH_EXISTS',
+        `branch ${name} is checked out by another running job`,
+        { details: { branch: name }, recoverable: true },
+      );
+    }
+    throw err;
+  });
+}
+
+/** Creates, resumes, extends or replaces the feature branch and checks it out in the worktree. */
 export async function prepareBranch(
   ws: Workspace,
   options: PrepareBranchOptions,
-): Promise<BranchState> {
+): Promise<PreparedBranch> {
   const remoteSha = await remoteTip(ws, options.name, options.mustExist ?? false);
+  let start = ws.base_commit;
+  let remoteShaBefore = remoteSha;
+  const extra: Pick<PreparedBranch, 'resumed' | 'replaced'> = {};
   if (remoteSha) {
     const why = await whyNotOurs(ws, remoteSha, options.issue, options.identity);
     if (why) {
@@ -83,30 +157,46 @@ export async function prepareBranch(
         { details: { branch: options.name, sha: remoteSha }, recoverable: false },
       );
     }
-  }
-  const start = remoteSha ?? ws.base_commit;
-  // -B: a local branch left by a crashed job is reset to where this job starts.
-  await worktreeGit(ws, ['checkout', '--quiet', '-B', options.name, start]).catch(
-    (err: unknown) => {
-      const stderr = (err as AutofixError).message;
-      if (/already (checked out|used by worktree)/.test(stderr)) {
+    const commits = await branchCommits(ws, remoteSha);
+    const own = options.resumeRun ? commits.findIndex((c) => c.run !== options.resumeRun) : 0;
+    if (options.resumeRun && own !== 0) {
+      // This run pushed before (its commits are on top); where the branch was before them.
+      const before = own === -1 ? null : commits[own]!.sha;
+      start = remoteSha;
+      remoteShaBefore = before;
+      extra.resumed = remoteSha;
+    } else {
+      const policy = options.mustExist ? 'extend' : (options.existing ?? 'refuse');
+      const email = options.identity.email.toLowerCase();
+      const humans = commits.filter((c) => c.email !== email).length;
+      if (policy === 'extend') start = remoteSha;
+      else if (policy === 'replace' || (policy === 'replace-bot-only' && humans === 0)) {
+        extra.replaced = remoteSha;
+      } else {
+        const short = remoteSha.slice(0, 12);
+        const whose =
+          humans > 0
+            ? `${humans} of its ${commits.length} commit(s) are not the bot's`
+            : `it holds ${commits.length} commit(s) of an earlier run (tip ${short})`;
         throw new AutofixError(
           'BRANCH_EXISTS',
-          `branch ${options.name} is checked out by another running job`,
-          { details: { branch: options.name }, recoverable: true },
+          `branch ${options.name} already exists for issue #${options.issue}: ${whose}; it was left as it is` +
+            (options.startOverHint ? `. ${options.startOverHint}` : ''),
+          { details: { branch: options.name, sha: remoteSha }, recoverable: false },
         );
       }
-      throw err;
-    },
-  );
+    }
+  }
+  await checkoutAt(ws, options.name, start);
   ws.baseline_commit = start;
   ws.branch = {
     name: options.name,
     issue: options.issue,
-    remoteShaBefore: remoteSha,
-    pushedSha: null,
+    remoteShaBefore,
+    // A resumed branch is this run's push: a rollback puts it back where it was before the run.
+    pushedSha: extra.resumed ?? null,
   };
-  return ws.branch;
+  return { ...ws.branch, ...extra };
 }
 
 /**

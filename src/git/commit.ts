@@ -11,7 +11,13 @@ import type { Logger } from '../logger.js';
 import { validateCommitMessage } from './commit-message.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
-import { DEFAULT_BOT_IDENTITY, type GitIdentity, identityEnv, ISSUE_TRAILER } from './identity.js';
+import {
+  DEFAULT_BOT_IDENTITY,
+  type GitIdentity,
+  identityEnv,
+  ISSUE_TRAILER,
+  RUN_TRAILER,
+} from './identity.js';
 import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
 
@@ -27,6 +33,8 @@ export interface CommitOptions {
   validationResults?: CommandResult[];
   /** Where a tampered mirror is reported. */
   logger?: Logger;
+  /** The run making the commit, recorded as the `Autofix-Run` trailer. */
+  runId?: string;
 }
 
 export async function commitChanges(ws: Workspace, options: CommitOptions): Promise<Commit> {
@@ -62,14 +70,32 @@ export async function commitChanges(ws: Workspace, options: CommitOptions): Prom
       '--signoff',
       '--cleanup=whitespace', // keep `#` lines (markdown headings) in the body
       `--trailer=${ISSUE_TRAILER}: ${branch.issue}`,
+      ...(options.runId ? [`--trailer=${RUN_TRAILER}: ${options.runId}`] : []),
       '--file=-',
     ],
     { input: options.message, env: identityEnv(options.identity ?? DEFAULT_BOT_IDENTITY) },
   );
 
-  const show = await worktreeGit(ws, ['log', '-1', '--format=%H%x00%cI%x00%B']);
-  const [sha = '', timestamp = '', message = ''] = show.stdout.split('\0');
-  // Diffs of the commit itself (sha^..sha), from the mirror: nothing in the worktree involved.
+  const head = await worktreeGit(ws, ['rev-parse', '--verify', 'HEAD^{commit}']);
+  return describeCommit(ws, head.stdout.trim(), options.validationResults ?? []);
+}
+
+/**
+ * The Commit record of a commit on the job's branch, read from the mirror (nothing in the
+ * worktree involved): message, its own diff (`sha^..sha`) and the files it changed.
+ */
+export async function describeCommit(
+  ws: Workspace,
+  sha: string,
+  validationResults: CommandResult[],
+): Promise<Commit> {
+  const branch = ws.branch;
+  if (!branch)
+    throw new AutofixError('INTERNAL', 'describeCommit before prepareBranch', {
+      recoverable: false,
+    });
+  const show = await runGit(['log', '-1', '--format=%cI%x00%B', sha], { cwd: ws.mirrorDir });
+  const [timestamp = '', message = ''] = show.stdout.split('\0');
   const diff = await runGit(
     [
       'diff',
@@ -91,7 +117,7 @@ export async function commitChanges(ws: Workspace, options: CommitOptions): Prom
     message: message.trimEnd(),
     diff: diff.stdout,
     files_changed: names.stdout.split('\0').filter(Boolean),
-    validation_results: options.validationResults ?? [],
+    validation_results: validationResults,
     sha,
     branch: branch.name,
     timestamp,

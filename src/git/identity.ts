@@ -15,6 +15,12 @@ export const DEFAULT_BOT_IDENTITY: GitIdentity = {
 /** Trailer that marks the commit creating a bot branch (see branch.ts). */
 export const ISSUE_TRAILER = 'Autofix-Issue';
 
+/**
+ * Trailer naming the run that made a commit: a retried stage recognises its own earlier push by
+ * it, and a branch carrying another run's commits is never mistaken for this run's.
+ */
+export const RUN_TRAILER = 'Autofix-Run';
+
 /** Author and committer for one git command; `Signed-off-by` uses the committer. */
 export function identityEnv(identity: GitIdentity): Record<string, string> {
   return {

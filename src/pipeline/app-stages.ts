@@ -25,8 +25,9 @@ import {
   shouldOpenAsDraft,
 } from '../github/pull-request.js';
 import { cloneUrlHost } from '../github/repo-url.js';
-import type { RunFailedHook, StageProcessors } from '../queue/types.js';
+import type { RunFailedHook, RunJobData, StageProcessors } from '../queue/types.js';
 import { toCodeOutput, type CodeOutput } from './app/code-output.js';
+import { resumeCode } from './app/resume-code.js';
 import {
   issueInput,
   modelFor,
@@ -46,6 +47,11 @@ import { snapshotOverrides } from './snapshot-overrides.js';
 import { runTriage } from './triage/run-triage.js';
 
 export type { AppStageDeps } from './app/stage-io.js';
+
+/** `/autofix fresh`: start over from the base, replacing the branch an earlier run left. */
+function startsFresh(job: RunJobData): boolean {
+  return job.trigger.kind === 'issue-comment' && job.trigger.fresh === true;
+}
 
 export function createStageProcessors(deps: AppStageDeps): StageProcessors {
   const sandbox = deps.sandbox ?? operatorSandbox(deps.settings);
@@ -91,10 +97,13 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
           },
           ports,
         );
-        // Feedback on the bot's PR: new commits go on the PR's branch.
-        return job.trigger.kind === 'pr-feedback'
-          ? { ...planned, branch_name: job.trigger.branch }
-          : planned;
+        // Feedback on the bot's PR: new commits go on the PR's branch; a fresh start replaces
+        // the open PR's branch, so the PR stays the one PR of the issue.
+        if (job.trigger.kind === 'pr-feedback')
+          return { ...planned, branch_name: job.trigger.branch };
+        if (job.trigger.kind === 'issue-comment' && job.trigger.replaceBranch)
+          return { ...planned, branch_name: job.trigger.replaceBranch };
+        return planned;
       });
       return {
         kind: 'continue',
@@ -121,12 +130,17 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
         // The repository's own secrets handed to its commands are masked like ours.
         deps.redact.add(...passthroughValues(job.config.env_passthrough));
         try {
+          const feedback = job.trigger.kind === 'pr-feedback';
           const branch = await prepareBranch(ws, {
             name: plan.branch_name,
             issue: issue.number,
             identity: DEFAULT_BOT_IDENTITY,
-            mustExist: job.trigger.kind === 'pr-feedback',
+            mustExist: feedback,
+            resumeRun: job.runId,
+            existing: feedback ? 'extend' : startsFresh(job) ? 'replace' : 'replace-bot-only',
+            startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
           });
+          if (branch.resumed) return resumeCode(ws, branch, ctx.checkpoint.saved);
           const codeWs = createCodeWorkspace(ws, job.config, {
             sandbox,
             redact: deps.redact,
@@ -158,13 +172,23 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             code,
             identity: DEFAULT_BOT_IDENTITY,
             logger: ctx.log,
+            runId: job.runId,
           });
-          const pushedSha = await pushBranch(ws, { token, logger: ctx.log });
-          return toCodeOutput(commit, code, {
+          const output = toCodeOutput(commit, code, {
             name: branch.name,
             remoteShaBefore: branch.remoteShaBefore,
-            pushedSha,
+            pushedSha: commit.sha,
           });
+          if (branch.replaced) {
+            output.code.warnings = [
+              ...output.code.warnings,
+              `Started over from ${job.repository.defaultBranch}: the branch \`${branch.name}\` (was ${branch.replaced.slice(0, 12)}, an earlier run's) is replaced by this run's commit.`,
+            ];
+          }
+          // Before the push: a retry after a push that outlived its job goes on from here.
+          await ctx.checkpoint.save(output);
+          await pushBranch(ws, { token, logger: ctx.log });
+          return output;
         } catch (err) {
           const report = await rollbackWorkspace(ws, { token, logger: ctx.log });
           if (report.problems.length > 0)
@@ -266,7 +290,9 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
  */
 export function createRunFailedHook(deps: AppStageDeps): RunFailedHook {
   return async (job, failure, ctx) => {
-    const code = job.outputs.code as CodeOutput | undefined;
+    // After the code stage, or during it: an attempt that saved its output and pushed, then died.
+    const saved = job.checkpoint?.stage === 'code' ? job.checkpoint.value : undefined;
+    const code = (job.outputs.code ?? saved) as CodeOutput | undefined;
     if (!code?.branch.pushedSha) return;
     const token = await ctx.getInstallationToken();
     deps.redact.add(token);

@@ -22,6 +22,8 @@ export function commitChange(
     code: CodeResult;
     identity: GitIdentity;
     logger?: Logger;
+    /** Recorded as the commit's `Autofix-Run` trailer. */
+    runId?: string;
   },
 ): Promise<Commit> {
   const { issue, plan, code } = input;
@@ -42,6 +44,7 @@ export function commitChange(
     paths: code.changes.map((c) => c.path),
     validationResults: code.validation,
     ...(input.logger ? { logger: input.logger } : {}),
+    ...(input.runId ? { runId: input.runId } : {}),
   });
 }
 

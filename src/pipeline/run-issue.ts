@@ -51,6 +51,11 @@ export interface RunIssueOptions {
   sandbox: SandboxPolicy;
   runId?: string;
   onValidation?: (run: ValidationRun) => void;
+  /**
+   * An earlier run's branch for this issue, to start over from the base and replace (the user
+   * asked for it); without it an existing branch for the plan's name is refused.
+   */
+  replaceBranch?: string;
 }
 
 export interface RunIssueResult {
@@ -118,6 +123,8 @@ export async function runIssue(
         ports,
       ),
     );
+    if (options.replaceBranch)
+      partial.plan = { ...partial.plan, branch_name: options.replaceBranch };
     const plan = partial.plan;
     if (options.dryRun) return { triage, plan, stage: 'plan' };
 
@@ -126,7 +133,13 @@ export async function runIssue(
     partial.code = await step('code', 'code', async () => {
       // Before any token is spent on code: no repository code will run without the sandbox.
       await checkSandbox(withRepoSandbox(options.sandbox, config.sandbox));
-      await prepareBranch(openWs, { name: plan.branch_name, issue: issue.number, identity });
+      await prepareBranch(openWs, {
+        name: plan.branch_name,
+        issue: issue.number,
+        identity,
+        existing: options.replaceBranch ? 'replace' : 'refuse',
+        startOverHint: 'Run again with --fresh to start over from the base and replace it.',
+      });
       const codeWs = createCodeWorkspace(openWs, config, {
         sandbox: options.sandbox,
         ...(options.redact ? { redact: options.redact } : {}),
@@ -158,7 +171,14 @@ export async function runIssue(
     });
     const code = partial.code;
     partial.commit = await step('commit', 'commit', async () => {
-      const commit = await commitChange(openWs, { issue, plan, code, identity, logger: ports.log });
+      const commit = await commitChange(openWs, {
+        issue,
+        plan,
+        code,
+        identity,
+        logger: ports.log,
+        ...(options.runId ? { runId: options.runId } : {}),
+      });
       if (options.push)
         await pushBranch(openWs, {
           ...(options.workspace.token ? { token: options.workspace.token } : {}),

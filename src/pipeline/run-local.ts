@@ -20,6 +20,7 @@ import {
   type SandboxMode,
   type ValidationRun,
 } from '../exec/index.js';
+import { findIssueBranches } from '../git/branch-name.js';
 import { runGit } from '../git/run-git.js';
 import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
@@ -44,6 +45,8 @@ export interface LocalRunOptions {
    * not turn the sandbox off for `autofix run`.
    */
   sandbox?: SandboxMode;
+  /** Start over from the base, replacing the branch an earlier run left for this issue. */
+  fresh?: boolean;
 }
 
 export interface LocalRunReport {
@@ -94,6 +97,32 @@ async function preflight(
   };
 }
 
+/**
+ * The branch an earlier run left for this issue in the repository: refused before any token is
+ * spent unless `fresh` (then it is the branch this run replaces).
+ */
+async function earlierBranch(
+  repo: string,
+  prefix: string,
+  issue: number,
+  fresh: boolean,
+): Promise<string | undefined> {
+  const refs = await git(repo, ['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads/']);
+  const found = findIssueBranches(refs.split('\n').filter(Boolean), prefix, issue);
+  if (found.length === 0) return undefined;
+  if (!fresh || found.length > 1) {
+    throw new AutofixError(
+      'BRANCH_EXISTS',
+      `${found.length > 1 ? 'branches' : 'branch'} ${found.join(', ')} already ${found.length > 1 ? 'exist' : 'exists'} for issue #${issue} in ${repo} (an earlier run's); ` +
+        (found.length > 1
+          ? 'delete all but one of them, then run again with --fresh to replace it'
+          : 'run again with --fresh to start over from the current branch and replace it, or delete it'),
+      { details: { branches: found }, recoverable: false },
+    );
+  }
+  return found[0];
+}
+
 function titleAndBody(text: string, title: string | undefined): { title: string; body: string } {
   if (title) return { title, body: text };
   const [first = '', ...rest] = text.replace(/\r\n/g, '\n').trim().split('\n');
@@ -121,7 +150,11 @@ export async function runLocal(
   };
   const model = (stage: 'triage' | 'plan' | 'code' | 'pr'): string =>
     options.model ?? config.models[stage] ?? settings.model;
+  const replaceBranch = options.dryRun
+    ? undefined
+    : await earlierBranch(repo, config.branch_prefix, options.number, options.fresh ?? false);
   const runId = runIdFor({
+    fresh: replaceBranch,
     repo,
     head: pre.head,
     issue,
@@ -189,6 +222,7 @@ export async function runLocal(
         onValidation,
         sandbox,
         ...(options.dryRun ? { dryRun: true } : {}),
+        ...(replaceBranch ? { replaceBranch } : {}),
       },
       { llm, log: deps.log, progress, ...(deps.signal ? { signal: deps.signal } : {}) },
     );

@@ -71,6 +71,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       .catch((err: unknown) => log.warn({ err }, 'could not refresh the issue lock'));
 
     const signal = bullSignal ? AbortSignal.any([rt.shutdown, bullSignal]) : rt.shutdown;
+    const saved = data.checkpoint?.stage === stage ? data.checkpoint.value : undefined;
     const ctx: StageContext = {
       stage,
       attempt,
@@ -85,6 +86,11 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
           await opened;
           await status.publish();
         },
+      },
+      checkpoint: {
+        saved,
+        // job.data, not data: the status comment id may have been recorded meanwhile.
+        save: (value) => job.updateData({ ...job.data, checkpoint: { stage, value } }),
       },
     };
 
@@ -141,6 +147,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     await status.publish();
     const nextData: RunJobData = {
       ...data,
+      checkpoint: undefined, // this stage's; the next stage starts without one
       status: status.facts(),
       outputs: { ...data.outputs, [stage]: outcome.output },
       ...(outcome.kind === 'continue' && outcome.pins

@@ -27,7 +27,15 @@ export type RunTrigger =
   /** The trigger label (repo config `trigger_label`) was added to the issue. */
   | { kind: 'label'; label: string }
   /** `/autofix [instructions]` commented on the issue. */
-  | { kind: 'issue-comment'; commentId: number; instructions: string }
+  | {
+      kind: 'issue-comment';
+      commentId: number;
+      instructions: string;
+      /** `/autofix fresh …`: start over from the base, replacing an earlier run's branch and PR. */
+      fresh?: boolean;
+      /** The open PR's branch a fresh run replaces (its new commit keeps the same PR). */
+      replaceBranch?: string;
+    }
   /** `/autofix <feedback>` commented on a PR this app opened: a new commit on `branch`. */
   | {
       kind: 'pr-feedback';
@@ -93,6 +101,12 @@ export interface RunJobData {
   outputs: StageOutputs;
   /** Facts the first stages fixed for the rest of the run. */
   pins?: RunPins;
+  /**
+   * What the current stage saved before a side effect it cannot take back (the code stage, before
+   * its push): a retry of the same stage reads it to go on from that side effect. Dropped when the
+   * stage completes.
+   */
+  checkpoint?: { stage: StageName; value: unknown };
   /** Epoch ms when the webhook was accepted (overhead metrics). */
   acceptedAt: number;
 }
@@ -123,6 +137,15 @@ export interface StageContext {
   /** Aborted on shutdown: stop, clean up, throw. The job goes back to the queue untouched. */
   signal: AbortSignal;
   status: StatusUpdater;
+  /** This stage's checkpoint: what an earlier attempt saved, and how to save one. */
+  checkpoint: StageCheckpoint;
+}
+
+export interface StageCheckpoint {
+  /** Saved by an earlier attempt of this stage of this run; undefined on a first attempt. */
+  saved: unknown;
+  /** Persists `value` with the job (awaited: it must be durable before the side effect). */
+  save(value: unknown): Promise<void>;
 }
 
 export type StageOutcome<T = unknown> =

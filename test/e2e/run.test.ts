@@ -56,6 +56,39 @@ describe('autofix run (the CLI binary)', () => {
     );
   });
 
+  it('refuses a rerun on an issue whose branch exists, before any LLM call; --fresh replaces the branch', async () => {
+    const issueFile = join(workdir, 'issue.md');
+    writeFileSync(issueFile, '# add() returns the wrong result\n\nadd(2, 3) is -1.\n');
+    const answers = [
+      JSON.stringify(TRIAGE),
+      JSON.stringify(PLAN),
+      FIX_DIFF,
+      JSON.stringify(PR_SUMMARY),
+    ];
+    llm.enqueue(...answers);
+    const args = ['run', '--repo', repo.dir, '--issue-file', issueFile, '--number', '12'];
+    expect((await runCli(args, { env: env() })).code).toBe(0);
+    const branch = 'autofix/fix/12-add-returns-the-wrong-result';
+    const first = repo.git('rev-parse', branch);
+    const calls = llm.chatRequests().length;
+
+    const again = await runCli(args, { env: env() });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`branch ${branch} already exists for issue #12`);
+    expect(again.stderr).toContain('run again with --fresh');
+    expect(llm.chatRequests().length).toBe(calls);
+    expect(repo.git('rev-parse', branch)).toBe(first);
+
+    llm.enqueue(...answers);
+    const fresh = await runCli([...args, '--fresh'], { env: env() });
+    expect(fresh.code).toBe(0);
+    const second = repo.git('rev-parse', branch);
+    expect(second).not.toBe(first);
+    // Started over from the base: one commit on top of it, not a second one on the old branch.
+    expect(repo.git('rev-parse', `${second}^`)).toBe(repo.git('rev-parse', 'HEAD'));
+    expect(repo.git('branch', '--list', 'autofix/*').split('\n')).toHaveLength(1);
+  });
+
   it('exits 1 with the reason and the artifacts folder when the run fails', async () => {
     llm.enqueue(JSON.stringify({ ...TRIAGE, risk: 'HIGH' }));
     const r = await runCli(['run', '--repo', repo.dir, '--issue', 'Rewrite everything'], {

@@ -22,6 +22,7 @@ interface RunFlags {
   title?: string;
   number: number;
   dryRun?: boolean;
+  fresh?: boolean;
   format?: EditFormat;
   maxAttempts?: number;
   model?: string;
@@ -40,6 +41,10 @@ export function runCommand(): Command {
     .option('--title <title>', 'issue title')
     .option('--number <n>', 'issue number for `Fixes #N` and the branch name', positiveInt, 1)
     .option('--dry-run', 'triage and plan only; write nothing')
+    .option(
+      '--fresh',
+      'start over from the checked-out branch, replacing the branch an earlier run left for this issue (without it, such a branch stops the run before it starts)',
+    )
     .addOption(
       new Option(
         '--format <format>',
@@ -66,6 +71,7 @@ export function runCommand(): Command {
             number: flags.number,
             ...(flags.title ? { title: flags.title } : {}),
             ...(flags.dryRun ? { dryRun: true } : {}),
+            ...(flags.fresh ? { fresh: true } : {}),
             ...(flags.format ? { format: flags.format } : {}),
             ...(flags.maxAttempts === undefined ? {} : { maxAttempts: flags.maxAttempts }),
             ...(flags.model ? { model: flags.model } : {}),

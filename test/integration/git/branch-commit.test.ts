@@ -4,8 +4,17 @@ import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
 import { pushBranch } from '../../../src/git/push.js';
+import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../../src/git/workspace.js';
-import { git, makeRemote, pushCommit, removeDir, tempDir, type Remote } from './helpers.js';
+import {
+  git,
+  makeRemote,
+  pushCommit,
+  remoteSha,
+  removeDir,
+  tempDir,
+  type Remote,
+} from './helpers.js';
 
 const MESSAGE = 'fix(app): return the right answer from app\n\nFixes #42\n';
 
@@ -114,7 +123,7 @@ describe('branch and commit', () => {
     expect(commit.files_changed).toEqual(['src/app.js']);
   });
 
-  it('reuses the bot branch for the same issue and commits on top of it', async () => {
+  it('extends the bot branch for the same issue when asked to (feedback), committing on top', async () => {
     const first = await workspace('j5');
     await prepareBranch(first, branch);
     await writeFile(join(first.worktree, 'src/app.js'), 'export const answer = 42;\n');
@@ -123,7 +132,7 @@ describe('branch and commit', () => {
     await closeWorkspace(first);
 
     const second = await workspace('j6');
-    const state = await prepareBranch(second, branch);
+    const state = await prepareBranch(second, { ...branch, existing: 'extend' });
     expect(state.remoteShaBefore).toBe(c1.sha);
     expect(second.baseline_commit).toBe(c1.sha);
     await writeFile(join(second.worktree, 'README.md'), '# demo, fixed\n');
@@ -163,6 +172,103 @@ describe('branch and commit', () => {
     const ws = await workspace('j10');
     await expect(prepareBranch(ws, { ...branch, name: 'main' })).rejects.toMatchObject({
       code: 'PERMISSION_DENIED',
+    });
+  });
+
+  describe('a branch an earlier run pushed', () => {
+    /** Pushes one bot commit for issue 42 made by `runId`; returns its sha. */
+    const pushRun = async (jobId: string, runId: string, content: string): Promise<string> => {
+      const ws = await workspace(jobId);
+      await prepareBranch(ws, { ...branch, existing: 'replace' });
+      await writeFile(join(ws.worktree, 'src/app.js'), content);
+      const commit = await commitChanges(ws, { message: MESSAGE, runId });
+      await pushBranch(ws);
+      await closeWorkspace(ws);
+      return commit.sha;
+    };
+
+    it('records the run in an Autofix-Run trailer', async () => {
+      const sha = await pushRun('r0', 'run-aaaa', 'export const answer = 42;\n');
+      expect(
+        git(remote.dir, ['log', '-1', '--format=%(trailers:key=Autofix-Run,valueonly)', sha]),
+      ).toBe('run-aaaa');
+    });
+
+    it('is refused by default, naming the branch, the earlier tip and how to start over', async () => {
+      const sha = await pushRun('r1', 'run-aaaa', 'export const answer = 42;\n');
+      const ws = await workspace('r1b');
+      const refused = prepareBranch(ws, {
+        ...branch,
+        resumeRun: 'run-bbbb',
+        startOverHint: 'Run again with --fresh.',
+      });
+      await expect(refused).rejects.toMatchObject({ code: 'BRANCH_EXISTS' });
+      await expect(refused).rejects.toThrow(
+        `branch ${branch.name} already exists for issue #42: it holds 1 commit(s) of an earlier run (tip ${sha.slice(0, 12)}); it was left as it is. Run again with --fresh.`,
+      );
+      expect(remoteSha(remote, branch.name)).toBe(sha);
+    });
+
+    it("resumes at this run's own push: checked out at the tip, rollback restores the branch as it was", async () => {
+      const sha = await pushRun('r2', 'run-aaaa', 'export const answer = 42;\n');
+      const ws = await workspace('r2b');
+      const state = await prepareBranch(ws, { ...branch, resumeRun: 'run-aaaa' });
+      expect(state.resumed).toBe(sha);
+      expect(state.remoteShaBefore).toBeNull();
+      expect(state.pushedSha).toBe(sha);
+      expect(git(ws.worktree, ['rev-parse', 'HEAD'])).toBe(sha);
+      // The run fails later: its push is taken back (the branch did not exist before it).
+      const report = await rollbackWorkspace(ws);
+      expect(report.problems).toEqual([]);
+      expect(remoteSha(remote, branch.name)).toBeNull();
+    });
+
+    it('replaces it from the base when asked, with a lease on the old tip; rollback puts the old tip back', async () => {
+      const old = await pushRun('r3', 'run-aaaa', 'export const answer = 42;\n');
+      const ws = await workspace('r3b');
+      const state = await prepareBranch(ws, {
+        ...branch,
+        resumeRun: 'run-cccc',
+        existing: 'replace',
+      });
+      expect(state.replaced).toBe(old);
+      expect(state.remoteShaBefore).toBe(old);
+      expect(git(ws.worktree, ['rev-parse', 'HEAD'])).toBe(ws.base_commit);
+      await writeFile(join(ws.worktree, 'src/app.js'), 'export const answer = 43;\n');
+      const commit = await commitChanges(ws, { message: MESSAGE, runId: 'run-cccc' });
+      await pushBranch(ws);
+      expect(remoteSha(remote, branch.name)).toBe(commit.sha);
+      expect(git(remote.dir, ['rev-parse', `${commit.sha}^`])).toBe(ws.base_commit);
+      await rollbackWorkspace(ws);
+      expect(remoteSha(remote, branch.name)).toBe(old);
+    });
+
+    it('replaces a bot-only branch but refuses one a maintainer committed to (replace-bot-only)', async () => {
+      await pushRun('r4', 'run-aaaa', 'export const answer = 42;\n');
+      const botOnly = await workspace('r4b');
+      const state = await prepareBranch(botOnly, { ...branch, existing: 'replace-bot-only' });
+      expect(state.replaced).toBeDefined();
+      await closeWorkspace(botOnly);
+
+      const human = await pushCommit(remote, branch.name, 'README.md', 'maintainer fixup\n');
+      const ws = await workspace('r4c');
+      const refused = prepareBranch(ws, { ...branch, existing: 'replace-bot-only' });
+      await expect(refused).rejects.toThrow("1 of its 2 commit(s) are not the bot's");
+      expect(remoteSha(remote, branch.name)).toBe(human);
+    });
+
+    it("does not resume another run's tip even when an older commit is this run's", async () => {
+      await pushRun('r5', 'run-aaaa', 'export const answer = 42;\n');
+      const ws1 = await workspace('r5b');
+      await prepareBranch(ws1, { ...branch, existing: 'extend' });
+      await writeFile(join(ws1.worktree, 'README.md'), 'later run\n');
+      await commitChanges(ws1, { message: MESSAGE, runId: 'run-bbbb' });
+      await pushBranch(ws1);
+      await closeWorkspace(ws1);
+      const ws = await workspace('r5c');
+      await expect(prepareBranch(ws, { ...branch, resumeRun: 'run-aaaa' })).rejects.toMatchObject({
+        code: 'BRANCH_EXISTS',
+      });
     });
   });
 });
