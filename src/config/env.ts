@@ -69,6 +69,15 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  AUTOFIX_RECONCILE_INTERVAL_MS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, 'must be milliseconds: 0 (off) or at least 10000')
+      .transform(Number)
+      .refine((n) => n === 0 || n >= 10_000, 'must be milliseconds: 0 (off) or at least 10000')
+      .optional(),
+  ),
   AUTOFIX_NETWORK_ALLOW: z.preprocess(
     emptyToUndefined,
     z
@@ -115,6 +124,11 @@ export interface Settings {
   sandbox: 'bwrap' | 'none';
   /** `AUTOFIX_NETWORK_ALLOW`: hosts `setup` may reach besides the defaults, even private ones. */
   networkAllow: string[];
+  /**
+   * `AUTOFIX_RECONCILE_INTERVAL_MS`: how often `serve` asks GitHub to redeliver webhook
+   * deliveries that failed (0 = never).
+   */
+  reconcileIntervalMs: number;
   /** Every secret value, for the redactor. */
   secrets: string[];
 }
@@ -126,6 +140,7 @@ export const DEFAULTS = {
   model: 'gpt-4.1-mini',
   port: 3000,
   logLevel: 'info',
+  reconcileIntervalMs: 5 * 60_000,
 } as const;
 
 /** Describes an input value for an error message without revealing a secret. */
@@ -185,6 +200,7 @@ export function readSettings(env: Record<string, string | undefined> = process.e
     port: e.PORT ?? DEFAULTS.port,
     sandbox: e.AUTOFIX_SANDBOX ?? 'bwrap',
     networkAllow: e.AUTOFIX_NETWORK_ALLOW ? splitList(e.AUTOFIX_NETWORK_ALLOW) : [],
+    reconcileIntervalMs: e.AUTOFIX_RECONCILE_INTERVAL_MS ?? DEFAULTS.reconcileIntervalMs,
     secrets: [
       privateKey,
       e.WEBHOOK_SECRET,

@@ -16,6 +16,11 @@ export interface AppMetrics {
   llmTokens: Counter<'stage' | 'model' | 'kind'>;
   /** Webhook deliveries by event and what intake did with them. */
   deliveries: Counter<'event' | 'result'>;
+  /**
+   * The missed-delivery reconciler's passes: attempts examined, failed deliveries found, and what
+   * became of them (redelivered, handled, exhausted), and passes ended by an error.
+   */
+  deliveryReconcile: Counter<'result'>;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): AppMetrics {
@@ -46,6 +51,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): AppMe
       name: 'autofix_webhook_deliveries_total',
       help: 'Webhook deliveries by event and intake result',
       labelNames: ['event', 'result'],
+      registers: [registry],
+    }),
+    deliveryReconcile: new Counter({
+      name: 'autofix_delivery_reconcile_total',
+      help: 'Missed-delivery reconciler: attempts examined, failed deliveries and what became of them, pass errors',
+      labelNames: ['result'],
       registers: [registry],
     }),
   };

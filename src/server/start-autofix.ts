@@ -14,6 +14,7 @@ import type { RetryPolicy } from '../queue/stage-queues.js';
 import { STAGES } from '../queue/types.js';
 import type { WorkerPool } from '../queue/worker-pool.js';
 import { adminQueues } from './admin-queues.js';
+import { DEFAULT_RECONCILE_INTERVAL_MS, startDeliveryReconciler } from './delivery-reconciler.js';
 import { healthz } from './healthz.js';
 import { readinessProbe, readyz } from './readyz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
@@ -45,6 +46,8 @@ export interface AutofixServerOptions {
   workers?: WorkerSettings;
   /** Largest webhook body read; larger ones get 413 (default 25 MB, GitHub's own cap). */
   maxWebhookBytes?: number;
+  /** Missed-delivery reconciler: a pass on start, then one every so often (5 min; 0 = off). */
+  reconcileIntervalMs?: number;
 }
 
 export interface AutofixServer {
@@ -102,6 +105,18 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     }),
   );
   const http: HttpServer = await server.start();
+  // Asks GitHub to redeliver what failed while we were down (App JWT: an app-level Octokit).
+  const reconciler =
+    options.reconcileIntervalMs === 0
+      ? undefined
+      : startDeliveryReconciler({
+          intervalMs: options.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
+          octokit: () => new ProbotWithDefaults().auth(),
+          redis: backend.redis,
+          prefix: options.prefix,
+          log,
+          metrics,
+        });
 
   const pool = options.workers
     ? startWorkers({
@@ -126,6 +141,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     ...(pool ? { pool } : {}),
     stop(deadlineMs = 30_000) {
       stopping ??= (async () => {
+        await reconciler?.stop();
         const closed = server.stop();
         http.closeIdleConnections();
         const result = pool ? await pool.close(deadlineMs) : { forced: false };

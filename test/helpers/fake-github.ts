@@ -6,7 +6,7 @@
  * app endpoints carry a JWT signed by the app key and the others an installation token it minted,
  * and can fail chosen requests (e.g. 502 once).
  */
-import { randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -61,7 +61,7 @@ interface Failure {
   times: number;
 }
 
-type Reply = { status: number; body?: unknown };
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 type Route = [
   method: string,
   pattern: RegExp,
@@ -77,7 +77,7 @@ export interface FakeGitHubOptions {
   defaultRole?: string;
 }
 
-export interface FakeGitHub {
+export interface FakeGitHub extends FakeHookDeliveries {
   port: number;
   /** `127.0.0.1:<port>`, the value of GHE_HOST. */
   host: string;
@@ -123,6 +123,237 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+// ---- The App's webhook deliveries (`/app/hook/deliveries`): the missed-delivery reconciler ----
+
+/** One delivery attempt as `GET /app/hook/deliveries` lists it. */
+export interface FakeDeliveryAttempt {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  duration: number;
+  status: string;
+  status_code: number;
+  event: string;
+  action: string | null;
+  installation_id: number | null;
+  repository_id: number | null;
+}
+
+/** A test's delivery record (`addDelivery`): an attempt that GitHub made (or could not make). */
+export interface FakeDeliverySpec {
+  /** X-GitHub-Delivery; a new UUID when omitted (several attempts share one guid). */
+  guid?: string;
+  event: string;
+  action?: string | null;
+  /** The body GitHub sent; needed for a real redelivery (`redeliverTo`). */
+  payload?: Record<string, unknown>;
+  /** 0 = no connection or timed out (the default: the server was down). */
+  statusCode?: number;
+  /** GitHub's wording; derived from the status code when omitted. */
+  status?: string;
+  deliveredAt?: Date | string;
+  redelivery?: boolean;
+  installationId?: number | null;
+  repositoryId?: number | null;
+}
+
+/** A `POST /app/hook/deliveries/:id/attempts` the fake received. */
+export interface FakeRedeliveryRequest {
+  /** The attempt that was asked to be redelivered. */
+  deliveryId: number;
+  guid: string;
+  /** The new attempt, once the fake made it (only with a target). */
+  attempt?: FakeDeliveryAttempt;
+}
+
+export interface FakeHookDeliveries {
+  /** Every attempt, in the order recorded (ids ascending). */
+  deliveries: FakeDeliveryAttempt[];
+  redeliveryRequests: FakeRedeliveryRequest[];
+  addDelivery(spec: FakeDeliverySpec): FakeDeliveryAttempt;
+  /**
+   * Where a redelivery goes (the app's webhook URL, path included) and the secret it is signed
+   * with. Without a target a redelivery request is only recorded, as if GitHub never got to it.
+   */
+  redeliverTo(target: { url: string; secret: string } | undefined): void;
+  /**
+   * Sends a delivery for real (as GitHub would: signed, with the guid) and records the attempt
+   * with the app's answer; needs a target.
+   */
+  sendDelivery(
+    spec: FakeDeliverySpec & { payload: Record<string, unknown> },
+  ): Promise<FakeDeliveryAttempt>;
+  /** Waits for the redeliveries under way. */
+  redeliveriesSettled(): Promise<void>;
+}
+
+const HOOK_DELIVERIES_PER_PAGE_MAX = 100;
+const HOOK_TIMEOUT_MS = 10_000;
+
+const hookStatusText = (code: number): string =>
+  code === 0 ? 'timed out' : code >= 200 && code < 300 ? 'OK' : `Invalid HTTP Response: ${code}`;
+
+function createHookDeliveries(base: () => string): {
+  routes: Route[];
+  api: FakeHookDeliveries;
+  close(): Promise<void>;
+} {
+  const deliveries: FakeDeliveryAttempt[] = [];
+  const payloads = new Map<string, { event: string; body: string }>();
+  const redeliveryRequests: FakeRedeliveryRequest[] = [];
+  const pending = new Set<Promise<unknown>>();
+  const aborts = new AbortController();
+  let target: { url: string; secret: string } | undefined;
+  let nextDeliveryId = 90_000_000_001;
+
+  const record = (spec: FakeDeliverySpec, guid: string, statusCode: number, ms = 0) => {
+    const attempt: FakeDeliveryAttempt = {
+      id: nextDeliveryId++,
+      guid,
+      delivered_at: new Date(spec.deliveredAt ?? Date.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+      redelivery: spec.redelivery ?? false,
+      duration: ms / 1000,
+      status: spec.status ?? hookStatusText(statusCode),
+      status_code: statusCode,
+      event: spec.event,
+      action: spec.action ?? (spec.payload?.action as string | undefined) ?? null,
+      installation_id:
+        spec.installationId !== undefined
+          ? spec.installationId
+          : ((spec.payload?.installation as { id?: number } | undefined)?.id ?? null),
+      repository_id:
+        spec.repositoryId !== undefined
+          ? spec.repositoryId
+          : ((spec.payload?.repository as { id?: number } | undefined)?.id ?? null),
+    };
+    deliveries.push(attempt);
+    return attempt;
+  };
+  const remember = (spec: FakeDeliverySpec, guid: string): void => {
+    if (spec.payload) payloads.set(guid, { event: spec.event, body: JSON.stringify(spec.payload) });
+  };
+
+  /** POSTs the stored body to the target, as GitHub's hookshot does; the status code it got. */
+  const post = async (guid: string): Promise<{ code: number; ms: number }> => {
+    const stored = payloads.get(guid);
+    if (!target || !stored) return { code: 0, ms: 0 };
+    const started = performance.now();
+    try {
+      const res = await fetch(target.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'GitHub-Hookshot/fake',
+          'x-github-event': stored.event,
+          'x-github-delivery': guid,
+          'x-github-hook-id': '1',
+          'x-github-hook-installation-target-type': 'integration',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', target.secret).update(stored.body).digest('hex')}`,
+        },
+        body: stored.body,
+        signal: AbortSignal.any([aborts.signal, AbortSignal.timeout(HOOK_TIMEOUT_MS)]),
+      });
+      await res.arrayBuffer();
+      return { code: res.status, ms: performance.now() - started };
+    } catch {
+      return { code: 0, ms: performance.now() - started };
+    }
+  };
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+    return work;
+  };
+
+  const routes: Route[] = [
+    [
+      'GET',
+      /^\/app\/hook\/deliveries$/,
+      (_, req) => {
+        const perPage = Math.min(
+          Math.max(Number(req.query.per_page ?? 30) || 30, 1),
+          HOOK_DELIVERIES_PER_PAGE_MAX,
+        );
+        // The cursor is opaque to clients; here `v1_<id>` = the attempts older than that id.
+        const before = /^v1_(\d+)$/.exec(req.query.cursor ?? '')?.[1];
+        if (req.query.cursor !== undefined && !before)
+          return { status: 400, body: { message: 'Invalid cursor' } };
+        const newestFirst = [...deliveries]
+          .reverse()
+          .filter((d) => before === undefined || d.id < Number(before));
+        const page = newestFirst.slice(0, perPage);
+        const headers: Record<string, string> = {};
+        if (newestFirst.length > perPage) {
+          const next = `${base()}/api/v3/app/hook/deliveries?per_page=${perPage}&cursor=v1_${page.at(-1)!.id}`;
+          headers.link = `<${next}>; rel="next"`;
+        }
+        return { status: 200, body: page, headers };
+      },
+    ],
+    [
+      'POST',
+      /^\/app\/hook\/deliveries\/(\d+)\/attempts$/,
+      ([, id]) => {
+        const original = deliveries.find((d) => d.id === Number(id));
+        if (!original) return { status: 404, body: { message: 'Not Found' } };
+        const request: FakeRedeliveryRequest = { deliveryId: original.id, guid: original.guid };
+        redeliveryRequests.push(request);
+        if (target && payloads.has(original.guid)) {
+          void track(
+            post(original.guid).then(({ code, ms }) => {
+              request.attempt = record(
+                {
+                  event: original.event,
+                  action: original.action,
+                  installationId: original.installation_id,
+                  repositoryId: original.repository_id,
+                  redelivery: true,
+                },
+                original.guid,
+                code,
+                ms,
+              );
+            }),
+          );
+        }
+        return { status: 202, body: {} };
+      },
+    ],
+  ];
+
+  return {
+    routes,
+    api: {
+      deliveries,
+      redeliveryRequests,
+      addDelivery(spec) {
+        const guid = spec.guid ?? randomUUID();
+        remember(spec, guid);
+        return record(spec, guid, spec.statusCode ?? 0);
+      },
+      redeliverTo: (t) => void (target = t),
+      sendDelivery(spec) {
+        if (!target) throw new Error('sendDelivery needs redeliverTo(...) first');
+        const guid = spec.guid ?? randomUUID();
+        remember(spec, guid);
+        return track(
+          post(guid).then(({ code, ms }) =>
+            record({ ...spec, deliveredAt: spec.deliveredAt ?? new Date() }, guid, code, ms),
+          ),
+        );
+      },
+      async redeliveriesSettled() {
+        while (pending.size > 0) await Promise.allSettled([...pending]);
+      },
+    },
+    async close() {
+      aborts.abort();
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
 }
 
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
@@ -400,6 +631,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     ],
   ];
 
+  const hookDeliveries = createHookDeliveries(() => base);
+  routes.push(...hookDeliveries.routes);
+
   const authorized = (req: RecordedRequest): boolean => {
     const auth = String(req.headers.authorization ?? '');
     if (req.path.startsWith('/app')) {
@@ -425,7 +659,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const send = (reply: Reply): void => {
         const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
         res
-          .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8' })
+          .writeHead(reply.status, {
+            'content-type': 'application/json; charset=utf-8',
+            ...reply.headers,
+          })
           .end(text);
       };
       const failure = failures.find(
@@ -477,7 +714,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const at = new Date(Date.UTC(2026, 0, 1) + reviewNotes.length * 60_000).toISOString();
       reviewNotes.push({ ...note, id: nextId++, at });
     },
-    close() {
+    ...hookDeliveries.api,
+    async close() {
+      await hookDeliveries.close();
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },

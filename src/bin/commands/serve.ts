@@ -65,6 +65,7 @@ export function serveCommand(): Command {
       host,
       port: settings.port,
       ...(settings.adminPassword ? { adminPassword: settings.adminPassword } : {}),
+      reconcileIntervalMs: settings.reconcileIntervalMs,
       log,
       redact,
       metrics,

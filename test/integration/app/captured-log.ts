@@ -75,6 +75,7 @@ export async function startCaptured(options: {
           github: { ...github, webhookSecret: options.webhookSecret },
           host: '127.0.0.1',
           port: 0,
+          reconcileIntervalMs: 0,
           ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
         })
       : await startWorkerProcess({

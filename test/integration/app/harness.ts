@@ -34,6 +34,8 @@ export interface HarnessOptions {
   adminPassword?: string;
   redisUrl?: string;
   intakeTimeoutMs?: number;
+  /** The missed-delivery reconciler's interval (default 0: off, tests see only their requests). */
+  reconcileIntervalMs?: number;
   /** Share a deployment with another harness (same queues, same fake GitHub). */
   prefix?: string;
   github?: FakeGitHub;
@@ -105,6 +107,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retry: options.retry ?? { attempts: 3, backoffMs: 50 },
     ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
     ...(options.intakeTimeoutMs ? { intakeTimeoutMs: options.intakeTimeoutMs } : {}),
+    reconcileIntervalMs: options.reconcileIntervalMs ?? 0,
     ...(options.workers === false
       ? {}
       : {
@@ -172,6 +175,7 @@ export async function startPipelineApp(options: {
     redact,
     metrics,
     ...(options.retry ? { retry: options.retry } : {}),
+    reconcileIntervalMs: 0,
     workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
   });
 }

@@ -95,4 +95,16 @@ describe('readSettings', () => {
       missingFor(readSettings({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }), 'llm'),
     ).toEqual([]);
   });
+
+  it('reads the missed-delivery reconciler interval: 5 min by default, 0 = off', () => {
+    expect(readSettings({}).reconcileIntervalMs).toBe(300_000);
+    expect(readSettings({ AUTOFIX_RECONCILE_INTERVAL_MS: '0' }).reconcileIntervalMs).toBe(0);
+    expect(readSettings({ AUTOFIX_RECONCILE_INTERVAL_MS: '60000' }).reconcileIntervalMs).toBe(
+      60_000,
+    );
+    for (const bad of ['500', '5m', '-1']) {
+      const err = errorOf(() => readSettings({ AUTOFIX_RECONCILE_INTERVAL_MS: bad }));
+      expect(err.message).toContain('AUTOFIX_RECONCILE_INTERVAL_MS: must be milliseconds');
+    }
+  });
 });
