@@ -6,6 +6,8 @@
 import type { ErrorShape } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { addLabels, ensureLabel, FAILED_LABEL } from './labels.js';
+import { runMarker } from './markdown.js';
+import { postOnce } from './post-once.js';
 import { addReaction } from './reactions.js';
 import { renderFailureComment } from './render-failure-comment.js';
 import type { GitHubClient, ReactionTarget, RepoCoords } from './types.js';
@@ -33,12 +35,14 @@ export async function reportRunFailure(
   const steps: [string, () => Promise<unknown>][] = [
     [
       'failure comment',
+      // Once per run: a failure reported again (the worker died while reporting) is not posted twice.
       () =>
-        octokit.rest.issues.createComment({
-          ...repo,
-          issue_number: issueNumber,
-          body: renderFailureComment(report),
-        }),
+        postOnce(
+          octokit,
+          { repo, issueNumber, marker: runMarker(`${report.runId}:failure`) },
+          renderFailureComment(report),
+          log,
+        ),
     ],
     [
       'failure label',

@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../logger.js';
 import { runMarker } from './markdown.js';
+import { findCommentByMarker } from './post-once.js';
 import { renderStatusComment } from './render-status-comment.js';
 import type { GitHubClient, RepoCoords, StageStatus, StatusFacts, StatusPatch } from './types.js';
 
@@ -34,22 +35,6 @@ export interface StatusComment {
   publish(): Promise<void>;
 }
 
-async function findByMarker(
-  options: StatusCommentOptions,
-  marker: string,
-): Promise<number | undefined> {
-  const iterator = options.octokit.paginate.iterator(options.octokit.rest.issues.listComments, {
-    ...options.repo,
-    issue_number: options.issueNumber,
-    per_page: 100,
-  });
-  for await (const page of iterator) {
-    const found = page.data.find((c) => c.body?.startsWith(marker));
-    if (found) return found.id;
-  }
-  return undefined;
-}
-
 export function createStatusComment(options: StatusCommentOptions): StatusComment {
   let facts: StatusFacts = structuredClone(options.facts);
   let commentId = options.commentId;
@@ -70,7 +55,12 @@ export function createStatusComment(options: StatusCommentOptions): StatusCommen
   /** True when the comment was created with the current facts (no edit needed). */
   const create = async (): Promise<boolean> => {
     try {
-      commentId = await findByMarker(options, runMarker(options.runId));
+      commentId = await findCommentByMarker(
+        octokit,
+        repo,
+        options.issueNumber,
+        runMarker(options.runId),
+      );
       if (commentId !== undefined) return false;
       const { data } = await octokit.rest.issues.createComment({
         ...repo,

@@ -1,8 +1,8 @@
 /**
- * Fast, idempotent intake: claim the delivery and the issue, enqueue the triage job, record the
- * delivery. Everything shares one deadline so the webhook answers in time even when Redis is slow;
- * past it, QueueUnavailableError (503) lets GitHub redeliver, and the redelivery finds the same
- * run id (it is derived from the delivery id), so nothing runs twice.
+ * Idempotent start of an admitted run: claim the trigger and the issue, enqueue the triage job,
+ * record the trigger (and the delivery that brought it). Everything shares one deadline; past it,
+ * QueueUnavailableError makes the trigger's job retry, and the retry finds the same run id (it is
+ * derived from the trigger's key), so nothing runs twice.
  */
 import type { Logger } from '../logger.js';
 import { jobIdFor } from './run-addressing.js';
@@ -13,7 +13,7 @@ import { createDeadline, type Deadline } from './with-deadline.js';
 
 export type IntakeResult =
   | { kind: 'started'; runId: string; jobId: string }
-  /** This delivery was handled before (GitHub redelivered it). */
+  /** This trigger was handled before (GitHub redelivered it, or its body was sent again). */
   | { kind: 'duplicate'; previous: string }
   /** Another run is active on the issue; `firstReply` says whether to tell the user. */
   | { kind: 'busy'; activeRunId: string; firstReply: boolean };
@@ -44,7 +44,7 @@ export function createRunIntake(options: {
 
   async function startRun(data: RunJobData, deadline: Deadline): Promise<IntakeResult> {
     const key = runKeyOf(data);
-    const claiming = registry.claim(data.deliveryId, key, data.runId);
+    const claiming = registry.claim(data.triggerKey, key, data.runId);
     const claim = await deadline.race(claiming, 'claim').catch((err: unknown) => {
       // A claim that lands after we gave up would block the issue: undo it when it does.
       claiming
@@ -65,9 +65,9 @@ export function createRunIntake(options: {
     // pipelines commands sent before the first answer). An enqueue that fails for good takes
     // the record and the claim back, so the redelivery GitHub sends after the 503 runs.
     const adding = queues.triage.add('triage', data, { jobId });
-    const marking = registry.markDelivered(data.deliveryId, data.runId);
+    const marking = registry.markDelivered([data.triggerKey, data.deliveryId], data.runId);
     const undo = (): void => {
-      registry.forget(data.deliveryId, key, data.runId).catch(() => undefined);
+      registry.forget([data.triggerKey, data.deliveryId], key, data.runId).catch(() => undefined);
     };
     adding.catch(undo);
     marking.catch(() => undefined);

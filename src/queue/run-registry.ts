@@ -1,8 +1,9 @@
 /**
  * Redis bookkeeping around runs, next to BullMQ's own keys (same prefix):
  *
- * - `<prefix>:delivery:<X-GitHub-Delivery>` → what became of a delivery (run id or `busy:<run>`),
- *   kept 3 days (GitHub's redelivery window), so a redelivery is a no-op;
+ * - `<prefix>:delivery:<trigger key>` → what became of a trigger (run id or `busy:<run>`), kept 3
+ *   days (GitHub's redelivery window), so a redelivery or a re-sent body is a no-op; the same
+ *   record under the `X-GitHub-Delivery` id tells the reconciler the delivery was handled;
  * - `<prefix>:run-lock:<owner/repo>#<issue>` → the issue's active run id: one run per issue. It is
  *   released when the run ends and expires on its own (refreshed at each stage) if a run is lost;
  * - `<prefix>:busy-replied:<run>` → the "already working on it" reply was posted once.
@@ -54,11 +55,11 @@ type Scripted = Redis & {
 
 export interface RunRegistry {
   claim(deliveryId: string, run: RunKey, runId: string): Promise<ClaimResult>;
-  /** Records that the delivery started `runId` (after its first job was enqueued). */
-  markDelivered(deliveryId: string, runId: string): Promise<void>;
+  /** Records that the trigger (and its delivery) started `runId` (after its first job was queued). */
+  markDelivered(ids: readonly string[], runId: string): Promise<void>;
   release(run: RunKey, runId: string): Promise<void>;
-  /** Undoes a claim whose first job could not be enqueued: the delivery may be retried. */
-  forget(deliveryId: string, run: RunKey, runId: string): Promise<void>;
+  /** Undoes a claim whose first job could not be enqueued: the trigger may be retried. */
+  forget(ids: readonly string[], run: RunKey, runId: string): Promise<void>;
   refresh(run: RunKey, runId: string): Promise<void>;
   /** True the first time it is called for a run: post "already working on it" once. */
   firstBusyReply(activeRunId: string): Promise<boolean>;
@@ -87,14 +88,16 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
       if (kind === 'busy') return { kind, activeRunId: value };
       return { kind: 'claimed', runId: value };
     },
-    async markDelivered(deliveryId, runId) {
-      await redis.set(deliveryKey(deliveryId), runId, 'PX', DELIVERY_TTL_MS);
+    async markDelivered(ids, runId) {
+      await Promise.all(
+        [...new Set(ids)].map((id) => redis.set(deliveryKey(id), runId, 'PX', DELIVERY_TTL_MS)),
+      );
     },
     async release(run, runId) {
       await r.autofixReleaseRun(lockKey(run), runId);
     },
-    async forget(deliveryId, run, runId) {
-      await r.autofixReleaseRun(deliveryKey(deliveryId), runId);
+    async forget(ids, run, runId) {
+      for (const id of new Set(ids)) await r.autofixReleaseRun(deliveryKey(id), runId);
       await r.autofixReleaseRun(lockKey(run), runId);
     },
     async refresh(run, runId) {

@@ -78,10 +78,12 @@ export interface StageOutputMap {
 export type StageOutputs = { [S in StageName]?: StageOutputMap[S] };
 
 export interface RunJobData {
-  /** Deterministic from repository, issue and delivery id: a redelivery maps to the same run. */
+  /** Deterministic from repository, issue and trigger key: a redelivery maps to the same run. */
   runId: string;
   /** `X-GitHub-Delivery` of the webhook that started the run. */
   deliveryId: string;
+  /** The trigger's identity: a redelivery or a re-sent body has the same (queue/trigger-types.ts). */
+  triggerKey: string;
   installationId: number;
   repository: RunRepository;
   /**

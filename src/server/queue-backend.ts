@@ -3,19 +3,25 @@
  * Redis is away, so intake can answer 503 instead of queueing commands in memory), the stage
  * queues and the run registry. Checked first: Redis must answer and must not evict keys.
  */
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { DEFAULT_ADMISSION_RETRY } from '../queue/admission-worker.js';
 import { checkRedis, type RedisCheck } from '../queue/check-redis.js';
 import { createRunRegistry, type RunRegistry } from '../queue/run-registry.js';
 import {
   closeStageQueues,
   createStageQueues,
+  jobOptions,
   type RetryPolicy,
   type StageQueues,
 } from '../queue/stage-queues.js';
+import { TRIGGER_QUEUE, type TriggerJobData } from '../queue/trigger-types.js';
 
 export interface QueueBackend {
   redis: Redis;
   queues: StageQueues;
+  /** Triggers waiting for admission (the first job of every run). */
+  triggers: Queue<TriggerJobData>;
   registry: RunRegistry;
   check: RedisCheck;
   close(): Promise<void>;
@@ -25,6 +31,7 @@ export async function openQueueBackend(options: {
   redisUrl: string;
   prefix: string;
   retry?: RetryPolicy;
+  admissionRetry?: RetryPolicy;
 }): Promise<QueueBackend> {
   const check = await checkRedis(options.redisUrl);
   const redis = new Redis(options.redisUrl, {
@@ -38,13 +45,23 @@ export async function openQueueBackend(options: {
   redis.on('error', () => undefined); // reconnects on its own; callers see failed commands
   await redis.connect();
   const queues = createStageQueues(redis, options.prefix, options.retry);
+  const triggers = new Queue<TriggerJobData>(TRIGGER_QUEUE, {
+    connection: redis,
+    prefix: options.prefix,
+    // Kept 3 days (GitHub's redelivery window): a redelivered trigger finds its job and adds none.
+    defaultJobOptions: {
+      ...jobOptions(options.admissionRetry ?? DEFAULT_ADMISSION_RETRY),
+      removeOnComplete: { age: 3 * 24 * 3600, count: 20_000 },
+    },
+  });
   return {
     redis,
     queues,
+    triggers,
     registry: createRunRegistry(redis, options.prefix),
     check,
     async close() {
-      await closeStageQueues(queues);
+      await Promise.all([closeStageQueues(queues), triggers.close()]);
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -200,6 +200,12 @@ const deliveryRefused = (err: unknown): boolean => {
   return status !== undefined && status >= 400 && status < 500 && status !== 403 && status !== 429;
 };
 const delivered = (d: HookDelivery): boolean => d.status_code >= 200 && d.status_code < 300;
+/**
+ * Did the attempt fail in a way a redelivery can mend? No answer (0: refused, timed out), a 5xx,
+ * 408 or 429 — not a 4xx the app gave on purpose (401 bad signature, 400 no id, 413 too large).
+ */
+const worthRetrying = (d: HookDelivery): boolean =>
+  d.status_code === 0 || d.status_code >= 500 || d.status_code === 408 || d.status_code === 429;
 
 /** One reconciliation pass (see the module comment). Never throws. */
 export async function reconcileDeliveries(options: ReconcileOptions): Promise<ReconcileSummary> {
@@ -303,6 +309,7 @@ export async function reconcileDeliveries(options: ReconcileOptions): Promise<Re
     const failed = [...byGuid.values()]
       .filter((tries) => !tries.some(delivered))
       .map((tries) => tries.reduce((a, b) => (b.id > a.id ? b : a)))
+      .filter(worthRetrying)
       .sort((a, b) => a.id - b.id);
     s.failed = failed.length;
 

@@ -8,7 +8,14 @@ import type { Redactor } from '../artifacts/redact.js';
 import { createApp } from '../index.js';
 import type { HttpHandler } from '../http-handler.js';
 import type { Logger } from '../logger.js';
+import { createInstallationAuth } from '../github/installation-auth.js';
+import { startAdmissionWorker, type AdmissionWorker } from '../queue/admission-worker.js';
 import { createRunIntake } from '../queue/intake.js';
+import { createTriggerIntake } from '../queue/trigger-intake.js';
+import { createAdmission } from '../webhooks/admit-trigger.js';
+import { createAppIdentity } from '../webhooks/app-identity.js';
+import { createPermissionChecker } from '../webhooks/permission-checker.js';
+import { createRepoConfigLoader } from '../webhooks/repo-config-loader.js';
 import type { AppMetrics } from '../queue/metrics.js';
 import type { RetryPolicy } from '../queue/stage-queues.js';
 import { STAGES } from '../queue/types.js';
@@ -38,6 +45,8 @@ export interface AutofixServerOptions {
   redact: Redactor;
   metrics: AppMetrics;
   retry?: RetryPolicy;
+  /** Retries of a trigger's admission (GitHub calls); default DEFAULT_ADMISSION_RETRY. */
+  admissionRetry?: RetryPolicy;
   /** Longest wait on Redis before a webhook is answered 503 (default 3 s). */
   intakeTimeoutMs?: number;
   configCacheMs?: number;
@@ -65,18 +74,24 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     redisUrl: options.redisUrl,
     prefix: options.prefix,
     ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.admissionRetry ? { admissionRetry: options.admissionRetry } : {}),
   });
   logRedisCheck(backend.check, options.redisUrl, log);
   const ProbotWithDefaults = probotClass(options.github, log);
   // The workers start after the server; readiness looks them up when asked.
-  const started: { pool?: WorkerPool } = {};
+  const started: { pool?: WorkerPool; admission?: AdmissionWorker } = {};
   const handlers: HttpHandler[] = [
     healthz,
-    readyz(readinessProbe(backend.redis, () => Object.values(started.pool?.workers ?? {}))),
+    readyz(
+      readinessProbe(backend.redis, () => [
+        ...(started.admission ? [started.admission.worker] : []),
+        ...Object.values(started.pool?.workers ?? {}),
+      ]),
+    ),
     metricsEndpoint(metrics.registry),
   ];
   const admin = adminQueues({
-    queues: STAGES.map((s) => backend.queues[s]),
+    queues: [backend.triggers, ...STAGES.map((s) => backend.queues[s])],
     password: options.adminPassword,
   });
   if (admin) handlers.push(admin);
@@ -88,20 +103,17 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     log: log as never,
     Probot: limitWebhookBody(ProbotWithDefaults, options.maxWebhookBytes),
   });
+  // One config cache for admission and the webhooks' early filter (peek).
+  const configs = createRepoConfigLoader({ ttlMs: options.configCacheMs });
   await server.load(
     createApp({
       handlers,
-      intake: createRunIntake({
-        queues: backend.queues,
-        registry: backend.registry,
-        log,
+      triggers: createTriggerIntake({
+        queue: backend.triggers,
         ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
       }),
+      configs,
       metrics,
-      ...(options.configCacheMs !== undefined ? { configCacheMs: options.configCacheMs } : {}),
-      ...(options.permissionCacheMs !== undefined
-        ? { permissionCacheMs: options.permissionCacheMs }
-        : {}),
     }),
   );
   const http: HttpServer = await server.start();
@@ -117,6 +129,24 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
           log,
           metrics,
         });
+
+  // Admission runs where webhooks arrive (also with --no-workers): it is part of intake.
+  const appProbot = new ProbotWithDefaults();
+  started.admission = startAdmissionWorker({
+    redisUrl: options.redisUrl,
+    prefix: options.prefix,
+    auth: createInstallationAuth(appProbot, (token) => options.redact.add(token)),
+    admit: createAdmission({
+      intake: createRunIntake({ queues: backend.queues, registry: backend.registry, log }),
+      configs,
+      permissions: createPermissionChecker({ ttlMs: options.permissionCacheMs }),
+      identity: createAppIdentity(() => appProbot.auth()),
+      metrics,
+    }),
+    log,
+    metrics,
+  });
+  const admission = started.admission;
 
   const pool = options.workers
     ? startWorkers({
@@ -144,7 +174,10 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
         await reconciler?.stop();
         const closed = server.stop();
         http.closeIdleConnections();
-        const result = pool ? await pool.close(deadlineMs) : { forced: false };
+        const [result] = await Promise.all([
+          pool ? pool.close(deadlineMs) : { forced: false },
+          admission.close(Math.min(deadlineMs, 5000)),
+        ]);
         http.closeAllConnections();
         await closed;
         await backend.close();

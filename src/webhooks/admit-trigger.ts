@@ -1,71 +1,166 @@
 /**
- * The checks every trigger passes after it matched the label or command: the sender may write to
- * the repository, and the repository config is valid (otherwise one comment names the bad keys).
+ * Admission: what a persisted trigger must pass before it becomes a run, asked of GitHub inside
+ * the trigger's job (so a GitHub outage is retried with backoff instead of losing the trigger):
+ * the label or command matches the repository config, the sender may write, the config is valid
+ * (otherwise one comment names the bad keys), a PR comment is on a PR this app opened, and an
+ * issue that already has an open Autofix PR is pointed at it unless the user asked to start over
+ * (`/autofix fresh`). Then the issue lock is claimed and the run's first stage is queued.
+ *
+ * Errors that mean "try again later" (GitHub 5xx, rate limits, the network) are thrown; the
+ * queue layer retries them. Everything else ends in a result and, where a person is waiting,
+ * a reply posted once.
  */
-import type { RepoConfig } from '../config/repo-config.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
-import { CONFIG_PATH, type LoadedConfig } from './repo-config-loader.js';
-import { renderConfigErrorReply } from './render-replies.js';
-import { RetryLaterError } from './retry-later.js';
-import type { WebhookDeps } from './webhook-deps.js';
+import { sanitizeUntrustedText } from '../pipeline/untrusted-text.js';
+import type { RunTrigger } from '../queue/types.js';
+import type { TriggerJobData } from '../queue/trigger-types.js';
+import { buildRunJob } from './build-run-job.js';
+import { findOpenIssuePull } from './find-open-issue-pull.js';
+import { parseCommand } from './parse-command.js';
+import { CONFIG_PATH, triggersOf } from './repo-config-loader.js';
+import { renderConfigErrorReply, renderOpenPullReply, replyMarker } from './render-replies.js';
+import { resolveBotPullRequest } from './resolve-bot-pull-request.js';
+import { startRun, type StartResult } from './start-run.js';
+import type { AdmissionDeps } from './webhook-deps.js';
+import { postOnce } from '../github/post-once.js';
 
-export interface TriggerAttempt {
-  octokit: GitHubClient;
-  log: Logger;
-  event: string;
-  repo: RepoCoords;
-  defaultBranch: string;
-  /** Where a reply goes. */
-  issueNumber: number;
-  sender: string;
-  loaded: LoadedConfig;
-}
+export type AdmissionResult =
+  | StartResult
+  | 'ignored'
+  | 'unauthorized'
+  | 'config-invalid'
+  /** The issue has an open Autofix PR: the reply links it. */
+  | 'has-pr';
 
-export async function admitTrigger(
-  deps: WebhookDeps,
-  attempt: TriggerAttempt,
-): Promise<RepoConfig | undefined> {
-  const { octokit, log, repo, loaded } = attempt;
-  const count = (result: string): void =>
-    deps.metrics?.deliveries.inc({ event: attempt.event, result });
-  if (!(await deps.permissions.allows(octokit, repo, attempt.sender, log))) {
-    log.info({ sender: attempt.sender }, 'sender lacks write permission: no run');
-    count('unauthorized');
-    return undefined;
-  }
-  if (!loaded.ok) {
-    count('config-invalid');
-    log.warn({ err: loaded.error }, `${CONFIG_PATH} is invalid: no run`);
-    await octokit.rest.issues
-      .createComment({
-        ...repo,
-        issue_number: attempt.issueNumber,
-        body: renderConfigErrorReply(
-          loaded.error,
-          CONFIG_PATH,
-          attempt.defaultBranch,
-          loaded.command,
-        ),
-      })
-      .catch((err: unknown) => log.warn({ err }, 'could not post the config error'));
-    return undefined;
-  }
-  return loaded.config;
-}
-
-/** Loads the config, turning a GitHub outage into a 503 so the delivery can be retried. */
-export async function loadConfigOr503(
-  deps: WebhookDeps,
+export type Admission = (
+  trigger: TriggerJobData,
   octokit: GitHubClient,
-  repo: RepoCoords,
-  defaultBranch: string,
-): Promise<LoadedConfig> {
-  try {
-    return await deps.configs.load(octokit, repo, defaultBranch);
-  } catch (err) {
-    throw new RetryLaterError(`could not read ${CONFIG_PATH}: ${(err as Error).message}`, {
-      cause: err,
-    });
+  log: Logger,
+) => Promise<AdmissionResult>;
+
+/** `fresh` as the first word of the instructions: start over, replacing the open PR's branch. */
+export function parseFresh(instructions: string): { fresh: boolean; rest: string } {
+  const match = /^fresh(?:\s+|$)/i.exec(instructions);
+  return match
+    ? { fresh: true, rest: instructions.slice(match[0].length) }
+    : { fresh: false, rest: instructions };
+}
+
+export function createAdmission(deps: AdmissionDeps): Admission {
+  return async (trigger, octokit, log) => {
+    const result = await admit(deps, trigger, octokit, log);
+    deps.metrics?.deliveries.inc({ event: trigger.event, result });
+    return result;
+  };
+}
+
+async function admit(
+  deps: AdmissionDeps,
+  t: TriggerJobData,
+  octokit: GitHubClient,
+  log: Logger,
+): Promise<AdmissionResult> {
+  const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
+  const defaultBranch = t.repository.default_branch;
+  const loaded = await deps.configs.load(octokit, repo, defaultBranch);
+  const { command, triggerLabel } = triggersOf(loaded);
+  let instructions = '';
+  if (t.label !== undefined) {
+    if (t.label !== triggerLabel) return 'ignored';
+  } else {
+    const parsed = parseCommand(t.comment?.body ?? '', command);
+    if (parsed === undefined) return 'ignored';
+    instructions = parsed;
   }
+  if (!(await deps.permissions.allows(octokit, repo, t.sender, log))) {
+    log.info({ sender: t.sender }, 'sender lacks write permission: no run');
+    return 'unauthorized';
+  }
+  const reply = (kind: string, body: string): Promise<unknown> => {
+    const marker = replyMarker(`${kind}:${t.triggerKey}`);
+    return postOnce(
+      octokit,
+      { repo, issueNumber: t.issue.number, marker, since: t.receivedAt - 60_000 },
+      `${marker}\n${body}`,
+      log,
+    ).catch((err: unknown) => log.warn({ err }, `could not post the ${kind} reply`));
+  };
+  if (!loaded.ok) {
+    log.warn({ err: loaded.error }, `${CONFIG_PATH} is invalid: no run`);
+    await reply(
+      'config',
+      renderConfigErrorReply(loaded.error, CONFIG_PATH, defaultBranch, loaded.command),
+    );
+    return 'config-invalid';
+  }
+  const config = loaded.config;
+
+  let trigger: RunTrigger;
+  let issue: { number: number; title: string; body?: string | null } = t.issue;
+  if (t.issue.isPullRequest) {
+    if (t.comment === undefined) return 'ignored';
+    const pull = await resolveBotPullRequest(
+      octokit,
+      repo,
+      t.issue.number,
+      config.branch_prefix,
+      deps.identity,
+    );
+    if (!pull) {
+      log.info({ pr: t.issue.number }, 'not a pull request this app opened: ignored');
+      return 'ignored';
+    }
+    issue = pull.issue;
+    if (pull.untrustedSkipped > 0) {
+      log.info(
+        { pr: t.issue.number, skipped: pull.untrustedSkipped },
+        'review comments by users the repository does not trust were left out',
+      );
+    }
+    trigger = {
+      kind: 'pr-feedback',
+      commentId: t.comment.id,
+      prNumber: t.issue.number,
+      branch: pull.branch,
+      feedback: sanitizeUntrustedText(instructions),
+      review: pull.review,
+    };
+  } else {
+    const { fresh, rest } = parseFresh(instructions);
+    const open = await findOpenIssuePull(
+      octokit,
+      repo,
+      config.branch_prefix,
+      t.issue.number,
+      deps.identity,
+    );
+    if (open && !fresh) {
+      log.info({ pr: open.number }, 'the issue already has an open Autofix PR: no new run');
+      await reply('open-pr', renderOpenPullReply(open, command, defaultBranch));
+      return 'has-pr';
+    }
+    trigger =
+      t.comment === undefined
+        ? { kind: 'label', label: t.label ?? config.trigger_label }
+        : {
+            kind: 'issue-comment',
+            commentId: t.comment.id,
+            instructions: sanitizeUntrustedText(rest),
+            ...(fresh ? { fresh: true } : {}),
+            ...(open ? { replaceBranch: open.branch } : {}),
+          };
+  }
+  const job = buildRunJob({
+    deliveryId: t.deliveryId,
+    triggerKey: t.triggerKey,
+    installationId: t.installationId,
+    repository: t.repository,
+    issue,
+    trigger,
+    sender: t.sender,
+    config,
+    now: t.receivedAt,
+  });
+  return startRun(deps, octokit, log, job);
 }

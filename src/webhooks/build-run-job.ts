@@ -17,6 +17,8 @@ export interface PayloadRepository {
 
 export interface BuildRunJobInput {
   deliveryId: string;
+  /** The trigger's identity (see TriggerJobData.triggerKey); the delivery id when absent. */
+  triggerKey?: string;
   installationId: number;
   repository: PayloadRepository;
   issue: { number: number; title: string; body?: string | null };
@@ -32,9 +34,10 @@ export function buildRunJob(input: BuildRunJobInput): RunJobData {
     runId: runIdFor({
       repo: repository.full_name,
       issue: issue.number,
-      delivery: input.deliveryId,
+      delivery: input.triggerKey ?? input.deliveryId,
     }),
     deliveryId: input.deliveryId,
+    triggerKey: input.triggerKey ?? input.deliveryId,
     installationId: input.installationId,
     repository: {
       owner: repository.owner.login,

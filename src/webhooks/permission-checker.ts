@@ -1,10 +1,12 @@
 /**
  * Who may trigger a run (DESIGN.md §5.2): write, maintain or admin on the repository, asked
- * through the collaborator permission API. Any error means no. Answers are cached briefly (per
+ * through the collaborator permission API. An error GitHub may not repeat (5xx, rate limit, the
+ * network) is thrown, so admission retries it; any other error means no. Answers are cached briefly (per
  * repository and user) so a burst of deliveries does not become a burst of API calls; a revoked
  * permission therefore takes up to `ttlMs` to apply.
  */
 import { getRepoRole, type RepoRole } from '../github/permission.js';
+import { classifyError } from '../queue/classify-error.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import { createTtlCache } from './ttl-cache.js';
@@ -25,7 +27,8 @@ export function createPermissionChecker(options: { ttlMs?: number } = {}): Permi
         );
         return TRIGGER_ROLES.has(role);
       } catch (err) {
-        log.warn({ err, login }, 'permission check failed: no run');
+        if (classifyError(err).transient) throw err;
+        log.warn({ err, login }, 'permission check refused: no run');
         return false;
       }
     },

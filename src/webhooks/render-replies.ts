@@ -1,5 +1,23 @@
-/** Replies intake posts itself (pure): a busy issue and an invalid repository config. */
+/** Replies intake posts itself (pure): a busy issue, an open PR, an invalid repository config. */
+import { createHash } from 'node:crypto';
 import type { AutofixError } from '../errors.js';
+
+/** Hidden marker of an intake reply, so a retried admission finds its earlier reply. */
+export function replyMarker(key: string): string {
+  // Hashed: the key holds a label name, which could close the HTML comment.
+  return `<!-- autofix-reply:${createHash('sha256').update(key).digest('hex').slice(0, 24)} -->`;
+}
+
+export function renderOpenPullReply(
+  pull: { number: number; url: string; branch: string },
+  command: string,
+  base: string,
+): string {
+  return (
+    `🔁 This issue already has an open Autofix pull request: #${pull.number} (${pull.url}, branch \`${pull.branch}\`). ` +
+    `Comment \`${command} <what to change>\` on that pull request to have it revised, or comment \`${command} fresh\` here to start over from \`${base}\`, replacing that branch (the pull request stays, with the new commit).`
+  );
+}
 
 export function renderBusyReply(activeRunId: string): string {
   return (

@@ -18,6 +18,15 @@ export type LoadedConfig =
 
 export interface RepoConfigLoader {
   load(octokit: GitHubClient, repo: RepoCoords, defaultBranch: string): Promise<LoadedConfig>;
+  /** The config this process loaded lately, without asking GitHub (undefined when none). */
+  peek(repo: RepoCoords, defaultBranch: string): LoadedConfig | undefined;
+}
+
+/** The label and command that start a run, whether the config is valid or not. */
+export function triggersOf(loaded: LoadedConfig): { triggerLabel: string; command: string } {
+  return loaded.ok
+    ? { triggerLabel: loaded.config.trigger_label, command: loaded.config.command }
+    : { triggerLabel: loaded.triggerLabel, command: loaded.command };
 }
 
 /** The trigger label and command an invalid file meant, when they can still be read. */
@@ -38,9 +47,12 @@ function intendedTriggers(text: string): { triggerLabel: string; command: string
 
 export function createRepoConfigLoader(options: { ttlMs?: number } = {}): RepoConfigLoader {
   const cache = createTtlCache<LoadedConfig>({ ttlMs: options.ttlMs ?? 60_000 });
+  const keyOf = (repo: RepoCoords, branch: string): string =>
+    `${repo.owner}/${repo.repo}@${branch}`;
   return {
+    peek: (repo, defaultBranch) => cache.peek(keyOf(repo, defaultBranch)),
     load(octokit, repo, defaultBranch) {
-      return cache.get(`${repo.owner}/${repo.repo}@${defaultBranch}`, async () => {
+      return cache.get(keyOf(repo, defaultBranch), async () => {
         const text = await readRepoFile(octokit, repo, CONFIG_PATH, defaultBranch);
         try {
           return { ok: true, config: parseRepoConfig(text, CONFIG_PATH) };

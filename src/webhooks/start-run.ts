@@ -1,29 +1,29 @@
-/** Hands a validated trigger to the queue and answers a busy issue once. */
+/** Hands an admitted trigger to the run queue and answers a busy issue once. */
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import type { RunJobData } from '../queue/types.js';
 import { conversationOf } from '../queue/run-addressing.js';
 import { renderBusyReply } from './render-replies.js';
-import type { WebhookDeps } from './webhook-deps.js';
+import type { AdmissionDeps } from './webhook-deps.js';
+
+export type StartResult = 'started' | 'duplicate' | 'busy';
 
 export async function startRun(
-  deps: WebhookDeps,
+  deps: Pick<AdmissionDeps, 'intake'>,
   octokit: GitHubClient,
   log: Logger,
-  event: string,
   job: RunJobData,
-): Promise<void> {
+): Promise<StartResult> {
   const result = await deps.intake.start(job);
-  deps.metrics?.deliveries.inc({ event, result: result.kind });
   // Bindings per call, not a child logger: this runs for every delivery.
   const at = { runId: job.runId, issue: job.issue.number };
   if (result.kind === 'started') {
     log.info({ ...at, trigger: job.trigger.kind, jobId: result.jobId }, 'run queued');
   } else if (result.kind === 'duplicate') {
-    log.info({ ...at, previous: result.previous }, 'delivery seen before: nothing to do');
+    log.info({ ...at, previous: result.previous }, 'trigger seen before: nothing to do');
   } else {
     log.info({ ...at, activeRunId: result.activeRunId }, 'issue already has an active run');
-    if (!result.firstReply) return;
+    if (!result.firstReply) return result.kind;
     const repo: RepoCoords = { owner: job.repository.owner, repo: job.repository.name };
     await octokit.rest.issues
       .createComment({
@@ -33,4 +33,5 @@ export async function startRun(
       })
       .catch((err: unknown) => log.warn({ ...at, err }, 'could not post the busy reply'));
   }
+  return result.kind;
 }

@@ -5,6 +5,8 @@
  */
 export interface TtlCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V>;
+  /** The value already loaded for `key` and still fresh; never loads. */
+  peek(key: string): V | undefined;
   clear(): void;
 }
 
@@ -15,7 +17,7 @@ export function createTtlCache<V>(options: {
 }): TtlCache<V> {
   const now = options.now ?? Date.now;
   const max = options.maxEntries ?? 1000;
-  const entries = new Map<string, { value: Promise<V>; expires: number }>();
+  const entries = new Map<string, { value: Promise<V>; expires: number; settled?: { v: V } }>();
   return {
     get(key, load) {
       const hit = entries.get(key);
@@ -26,11 +28,24 @@ export function createTtlCache<V>(options: {
         if (!oldest.done) entries.delete(oldest.value);
       }
       const value = load();
-      entries.set(key, { value, expires: now() + options.ttlMs });
-      value.catch(() => {
-        if (entries.get(key)?.value === value) entries.delete(key);
-      });
+      const entry: { value: Promise<V>; expires: number; settled?: { v: V } } = {
+        value,
+        expires: now() + options.ttlMs,
+      };
+      entries.set(key, entry);
+      value.then(
+        (v) => {
+          entry.settled = { v };
+        },
+        () => {
+          if (entries.get(key)?.value === value) entries.delete(key);
+        },
+      );
       return value;
+    },
+    peek(key) {
+      const hit = entries.get(key);
+      return hit && hit.expires > now() ? hit.settled?.v : undefined;
     },
     clear: () => entries.clear(),
   };

@@ -87,7 +87,7 @@ describe('autofix run (the CLI binary)', () => {
     // Started over from the base: one commit on top of it, not a second one on the old branch.
     expect(repo.git('rev-parse', `${second}^`)).toBe(repo.git('rev-parse', 'HEAD'));
     expect(repo.git('branch', '--list', 'autofix/*').split('\n')).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('exits 1 with the reason and the artifacts folder when the run fails', async () => {
     llm.enqueue(JSON.stringify({ ...TRIAGE, risk: 'HIGH' }));

@@ -7,7 +7,12 @@
  * and can fail chosen requests (e.g. 502 once).
  */
 import { createHmac, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -61,6 +66,47 @@ interface Failure {
   times: number;
 }
 
+/**
+ * A disruption (bench:chaos): the next `times` requests matching `method` (`*` = any) and `path`
+ * are answered after `delayMs`, with `status`/`headers` instead of the real answer when given
+ * (e.g. 403 with `Retry-After`), or not at all with `drop` (the socket is destroyed after the
+ * delay: a time-out as the client sees it). Without status or drop, only the delay.
+ */
+export interface Disruption {
+  method: string;
+  path: string | RegExp;
+  times: number;
+  status?: number;
+  headers?: Record<string, string>;
+  message?: string;
+  delayMs?: number;
+  drop?: boolean;
+}
+
+/** Takes the first matching disruption and applies it; true when the request was answered. */
+async function disrupt(
+  disruptions: Disruption[],
+  record: { method: string; path: string },
+  res: ServerResponse,
+): Promise<boolean> {
+  const d = disruptions.find(
+    (x) => (x.method === '*' || x.method === record.method) && matches(x.path, record.path),
+  );
+  if (!d) return false;
+  if (--d.times <= 0) disruptions.splice(disruptions.indexOf(d), 1);
+  if (d.delayMs) await new Promise((r) => setTimeout(r, d.delayMs));
+  if (d.drop) {
+    res.socket?.destroy();
+    return true;
+  }
+  if (d.status === undefined) return false;
+  const text = JSON.stringify({ message: d.message ?? 'injected failure' });
+  res
+    .writeHead(d.status, { 'content-type': 'application/json; charset=utf-8', ...d.headers })
+    .end(text);
+  return true;
+}
+
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 type Route = [
   method: string,
@@ -91,6 +137,19 @@ export interface FakeGitHub extends FakeHookDeliveries {
   tokens: Set<string>;
   calls(method: string, path: string | RegExp): RecordedRequest[];
   failNext(method: string, path: string | RegExp, status?: number, times?: number): void;
+  /** Delays, drops or answers the next matching requests (see Disruption). */
+  disruptNext(disruption: Disruption): void;
+  /**
+   * Runs `run` at the next matching request (e.g. SIGKILL the worker that sent it): `before`
+   * the fake acts on it (the request is then dropped unanswered, nothing done), or `after` it
+   * acted and before it answers (the side effect happened; the caller never hears of it).
+   */
+  interceptNext(
+    method: string,
+    path: string | RegExp,
+    when: 'before' | 'after',
+    run: () => void | Promise<void>,
+  ): void;
   setPermission(login: string, role: string): void;
   setFile(path: string, content: string | undefined): void;
   setIssue(number: number, title: string, body: string): void;
@@ -361,6 +420,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const botLogin = `${slug}[bot]`;
   const requests: RecordedRequest[] = [];
   const failures: Failure[] = [];
+  const disruptions: Disruption[] = [];
   const comments = new Map<number, FakeComment>();
   const pulls: FakePull[] = [];
   const labels = new Set<string>();
@@ -644,6 +704,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return !!token && tokens.has(token);
   };
 
+  const intercepts: {
+    method: string;
+    path: string | RegExp;
+    when: 'before' | 'after';
+    run: () => void | Promise<void>;
+  }[] = [];
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -665,6 +731,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           })
           .end(text);
       };
+      if (await disrupt(disruptions, record, res)) return;
       const failure = failures.find(
         (f) => f.method === record.method && matches(f.path, record.path),
       );
@@ -673,9 +740,21 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         return send({ status: failure.status, body: { message: 'injected failure' } });
       }
       if (!authorized(record)) return send({ status: 401, body: { message: 'Bad credentials' } });
+      const intercept = intercepts.find(
+        (i) => i.method === record.method && matches(i.path, record.path),
+      );
+      if (intercept) intercepts.splice(intercepts.indexOf(intercept), 1);
+      if (intercept?.when === 'before') {
+        await intercept.run();
+        res.socket?.destroy();
+        return;
+      }
       for (const [method, pattern, handle] of routes) {
         const m = method === record.method ? pattern.exec(record.path) : null;
-        if (m) return send(handle([...m], record));
+        if (!m) continue;
+        const reply = handle([...m], record);
+        await intercept?.run();
+        return send(reply);
       }
       send({
         status: 404,
@@ -703,6 +782,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     failNext(method, path, status = 502, times = 1) {
       failures.push({ method, path, status, times });
     },
+    disruptNext: (disruption) => void disruptions.push({ ...disruption }),
+    interceptNext: (method, path, when, run) => void intercepts.push({ method, path, when, run }),
     setPermission: (login, role) => void roles.set(login, role),
     setFile(path, content) {
       if (content === undefined) files.delete(path);

@@ -74,10 +74,21 @@ function adapt(payload: Json, o: PayloadOptions): Json {
   return payload;
 }
 
+/**
+ * Each payload is a new event, as on GitHub: a comment gets its own id and a label event its own
+ * `issue.updated_at` (the app tells triggers apart by them), unless the test fixes them.
+ */
+let events = 0;
+const nextEvent = (): number => ++events;
+
 /** `issues.labeled`, by default with the `autofix` label. */
-export function labeledPayload(o: PayloadOptions & { label?: string } = {}): Json {
+export function labeledPayload(
+  o: PayloadOptions & { label?: string; updatedAt?: string } = {},
+): Json {
   const payload = adapt(example('issues', 'labeled'), o);
   Object.assign(payload.label as Json, { name: o.label ?? 'autofix' });
+  (payload.issue as Json).updated_at =
+    o.updatedAt ?? new Date(Date.UTC(2026, 0, 1) + nextEvent() * 1000).toISOString();
   return payload;
 }
 
@@ -86,7 +97,10 @@ export function commentPayload(
   o: PayloadOptions & { comment: string; commentId?: number; pullRequest?: boolean },
 ): Json {
   const payload = adapt(example('issue_comment', 'created'), o);
-  Object.assign(payload.comment as Json, { body: o.comment, id: o.commentId ?? 555 });
+  Object.assign(payload.comment as Json, {
+    body: o.comment,
+    id: o.commentId ?? 100_000 + nextEvent(),
+  });
   const issue = payload.issue as Json;
   if (o.pullRequest) {
     issue.pull_request = { url: `https://api.github.com/repos/x/y/pulls/${String(issue.number)}` };

@@ -76,6 +76,8 @@ export function serveCommand(): Command {
               onRunFailed: createRunFailedHook(stageDeps),
               concurrency: worker.concurrency,
               ...(worker.rateLimit ? { rateLimit: worker.rateLimit } : {}),
+              lockDurationMs: worker.lockDurationMs,
+              stalledIntervalMs: worker.stalledIntervalMs,
             },
           }
         : {}),

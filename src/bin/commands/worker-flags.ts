@@ -9,6 +9,7 @@ export interface WorkerFlags {
   concurrency: string;
   rateLimit: string;
   shutdownDeadline: string;
+  stalledAfter: string;
 }
 
 export function withWorkerFlags(command: Command): Command {
@@ -35,6 +36,14 @@ export function withWorkerFlags(command: Command): Command {
       new Option('--shutdown-deadline <seconds>', 'on SIGTERM, wait this long for active jobs')
         .env('AUTOFIX_SHUTDOWN_DEADLINE')
         .default('60'),
+    )
+    .addOption(
+      new Option(
+        '--stalled-after <seconds>',
+        'a job whose worker died (killed, lost its host) is taken up again after about this long',
+      )
+        .env('AUTOFIX_STALLED_AFTER')
+        .default('60'),
     );
 }
 
@@ -43,12 +52,18 @@ export function readWorkerFlags(flags: WorkerFlags): {
   concurrency: Partial<StageConcurrency>;
   rateLimit: RateLimit | undefined;
   shutdownDeadlineMs: number;
+  /** BullMQ lock duration; the stalled-job check runs twice as often. */
+  lockDurationMs: number;
+  stalledIntervalMs: number;
 } {
+  const lockDurationMs = parseSeconds('--stalled-after', flags.stalledAfter);
   return {
     prefix: flags.queuePrefix,
     concurrency: parseConcurrency(flags.concurrency),
     rateLimit: parseRateLimit(flags.rateLimit),
     shutdownDeadlineMs: parseSeconds('--shutdown-deadline', flags.shutdownDeadline),
+    lockDurationMs,
+    stalledIntervalMs: Math.max(500, Math.round(lockDurationMs / 2)),
   };
 }
 

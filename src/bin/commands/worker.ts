@@ -57,6 +57,8 @@ export function workerCommand(): Command {
         onRunFailed: createRunFailedHook(stageDeps),
         concurrency: worker.concurrency,
         ...(worker.rateLimit ? { rateLimit: worker.rateLimit } : {}),
+        lockDurationMs: worker.lockDurationMs,
+        stalledIntervalMs: worker.stalledIntervalMs,
       },
       ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),
       ...(settings.host ? { host: settings.host } : {}),

@@ -60,7 +60,11 @@ describe('autofix serve and worker', () => {
       });
       const res = await deliver(url, { event: 'issues', payload, secret: 'cli-secret' });
       expect(res.status).toBe(200);
-      const [job] = await triage.getJobs(['wait']);
+      // serve admits the trigger (config, permission) and queues the run's first stage.
+      const [job] = await waitFor(async () => {
+        const waiting = await triage.getJobs(['wait']);
+        return waiting.length > 0 ? waiting : undefined;
+      });
       expect(job?.data).toMatchObject({ issue: { number: 3 }, trigger: { kind: 'label' } });
 
       serve.child.kill('SIGTERM');

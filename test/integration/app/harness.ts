@@ -12,6 +12,7 @@ import { createLogger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
 import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
 import type { RunFailedHook, RunJobData, StageName } from '../../../src/queue/types.js';
+import { TRIGGER_QUEUE, type TriggerJobData } from '../../../src/queue/trigger-types.js';
 import { startAutofix, type AutofixServer } from '../../../src/server/start-autofix.js';
 import type { WorkerSettings } from '../../../src/server/worker-runtime.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
@@ -29,6 +30,7 @@ export interface HarnessOptions {
   workers?: boolean;
   overrides?: Partial<Record<StageName, StageFn>>;
   retry?: RetryPolicy;
+  admissionRetry?: RetryPolicy;
   onRunFailed?: RunFailedHook;
   worker?: Partial<WorkerSettings>;
   adminPassword?: string;
@@ -49,6 +51,10 @@ export interface Harness {
   prefix: string;
   send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<Delivery>;
   jobs(stage: StageName): Promise<Job<RunJobData>[]>;
+  /** The trigger jobs (admission), finished or not. */
+  triggers(): Promise<Job<TriggerJobData>[]>;
+  /** Waits until every trigger sent so far has been through admission. */
+  admitted(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,6 +111,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     redact: createRedactor([SECRET]),
     metrics,
     retry: options.retry ?? { attempts: 3, backoffMs: 50 },
+    admissionRetry: options.admissionRetry ?? { attempts: 4, backoffMs: 50 },
     ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
     ...(options.intakeTimeoutMs ? { intakeTimeoutMs: options.intakeTimeoutMs } : {}),
     reconcileIntervalMs: options.reconcileIntervalMs ?? 0,
@@ -125,18 +132,38 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       inspect.set(stage, new Queue<RunJobData>(stage, { connection: { url: redisUrl }, prefix }));
     return inspect.get(stage)!;
   };
+  const triggerQueue = new Queue<TriggerJobData>(TRIGGER_QUEUE, {
+    connection: { url: redisUrl },
+    prefix,
+  });
   return {
     github,
     app,
     stages,
     metrics,
     prefix,
+    triggers: () => triggerQueue.getJobs(),
+    async admitted(timeoutMs = 10_000) {
+      await waitFor(
+        async () => {
+          const counts = await triggerQueue.getJobCounts(
+            'waiting',
+            'active',
+            'delayed',
+            'prioritized',
+          );
+          return Object.values(counts).every((n) => n === 0) || undefined;
+        },
+        timeoutMs,
+        'admission of the triggers sent',
+      );
+    },
     send: (event, payload, deliveryId) =>
       deliver(app.url, { event, payload, secret: SECRET, ...(deliveryId ? { deliveryId } : {}) }),
     jobs: (stage) => queue(stage).getJobs(),
     async close() {
       await app.stop(5000).catch(() => undefined);
-      await Promise.all([...inspect.values()].map((q) => q.close()));
+      await Promise.all([...inspect.values(), triggerQueue].map((q) => q.close()));
       await github.close();
       await deleteKeys(redisUrl, prefix);
     },

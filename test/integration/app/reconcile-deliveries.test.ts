@@ -89,9 +89,12 @@ describe('reconcileDeliveries (fake GitHub over HTTP, real Redis)', () => {
     // Events the app does not handle are left alone.
     failed({ guid: 'D', event: 'issues', action: 'opened' });
     failed({ guid: 'E', event: 'push', action: null });
+    // Refused on purpose by the app (bad signature, too large): a redelivery cannot mend them.
+    failed({ guid: 'F', statusCode: 401 });
+    failed({ guid: 'G', event: 'issue_comment', action: 'created', statusCode: 413 });
 
     const summary = await pass();
-    expect(summary).toMatchObject({ ran: true, examined: 7, failed: 2, redelivered: 2 });
+    expect(summary).toMatchObject({ ran: true, examined: 9, failed: 2, redelivered: 2 });
     expect(requested()).toEqual([c.id, b2.id]);
     // Only the App's JWT was used, on the two App endpoints.
     expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([

@@ -68,7 +68,13 @@ describe('webhook body limit (autofix serve)', () => {
     const signedLabel = (issueNumber: number) =>
       deliver(url, { event: 'issues', payload: labeledPayload({ issueNumber }), secret: SECRET });
 
+    const issuesQueued = async (): Promise<number[]> =>
+      (await triage!.getJobs(['wait']))
+        .map((job) => (job.data as { issue: { number: number } }).issue.number)
+        .sort();
     expect((await signedLabel(1)).status).toBe(200);
+    // Admitted (config, permission) before the baseline: that work is not the body's.
+    await waitFor(async () => ((await issuesQueued()).length === 1 ? true : undefined));
     const pid = cli.child.pid!;
     const baseline = memory(pid, 'VmRSS');
     writeFileSync(`/proc/${pid}/clear_refs`, '5'); // VmHWM := VmRSS
@@ -93,9 +99,8 @@ describe('webhook body limit (autofix serve)', () => {
     expect(growth).toBeLessThan(MAX_GROWTH);
 
     expect((await signedLabel(2)).status).toBe(200);
-    const jobs = await triage.getJobs(['wait']);
-    const issues = jobs.map((job) => (job.data as { issue: { number: number } }).issue.number);
-    expect(issues.sort()).toEqual([1, 2]);
+    await waitFor(async () => ((await issuesQueued()).length === 2 ? true : undefined));
+    expect(await issuesQueued()).toEqual([1, 2]);
     // The shared test Redis has no password: serve says so at start.
     expect(cli.output()).toContain('accepts connections without a password');
   });

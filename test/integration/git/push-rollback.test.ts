@@ -127,7 +127,12 @@ describe('push and rollback', () => {
       jobId: 'p7',
     });
     open.push(ws);
-    await prepareBranch(ws, { name: NAME, issue: 42, identity: DEFAULT_BOT_IDENTITY });
+    await prepareBranch(ws, {
+      name: NAME,
+      issue: 42,
+      identity: DEFAULT_BOT_IDENTITY,
+      existing: 'extend',
+    });
     await writeFile(join(ws.worktree, 'README.md'), 'more\n');
     await commitChanges(ws, {
       message: 'fix(app): a second commit for the same issue\n\nFixes #42\n',

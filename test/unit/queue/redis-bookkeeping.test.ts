@@ -27,7 +27,7 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
     const registry = createRunRegistry(redis, prefix);
     expect(await registry.claim('d1', run, 'run-1')).toEqual({ kind: 'claimed', runId: 'run-1' });
     expect(await registry.claim('d1', run, 'run-1')).toEqual({ kind: 'claimed', runId: 'run-1' });
-    await registry.markDelivered('d1', 'run-1');
+    await registry.markDelivered(['d1'], 'run-1');
     expect(await registry.claim('d1', run, 'run-1')).toEqual({
       kind: 'duplicate',
       previous: 'run-1',
@@ -95,12 +95,17 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
     const data = {
       runId: 'run-x',
       deliveryId: 'd-x',
+      triggerKey: 'comment:77',
       repository: { fullName: 'octo/app' },
       issue: { number: 7 },
     };
     await expect(intake.start(data as RunJobData)).rejects.toBeInstanceOf(QueueUnavailableError);
     await new Promise((r) => setTimeout(r, 50));
-    expect(await registry.claim('d-x', run, 'run-x')).toEqual({ kind: 'claimed', runId: 'run-x' });
+    expect(await registry.claim('comment:77', run, 'run-x')).toEqual({
+      kind: 'claimed',
+      runId: 'run-x',
+    });
+    expect(await redis.get(`${prefix}:delivery:d-x`)).toBeNull();
   });
 
   it('limits stage jobs per installation per window', async () => {

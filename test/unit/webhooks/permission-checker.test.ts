@@ -40,9 +40,14 @@ describe('createPermissionChecker', () => {
     );
   });
 
-  it('says no when the check fails, and asks again next time', async () => {
+  it('throws when GitHub fails (admission retries), says no when it refuses, and asks again next time', async () => {
     const checker = createPermissionChecker();
     permission('u').reply(500, {});
+    await expect(checker.allows(testClient(), repo, 'u', silentLogger)).rejects.toMatchObject({
+      status: 500,
+    });
+    await new Promise((r) => setImmediate(r));
+    permission('u').reply(404, { message: 'Not Found' });
     expect(await checker.allows(testClient(), repo, 'u', silentLogger)).toBe(false);
     await new Promise((r) => setImmediate(r));
     permission('u').reply(200, { permission: 'admin', role_name: 'admin' });
