@@ -1,7 +1,7 @@
 /**
  * `npm run bench:webhooks`: signed-delivery intake of `autofix serve --no-workers` (real Redis on
  * loopback) side by side with a bare Probot app whose handler does nothing, at 1, 8 and 32
- * connections under wrk; jobs created must equal the deliveries answered. Then the per-issue
+ * connections under wrk; trigger jobs persisted must equal the deliveries answered. Then the per-issue
  * pipeline overhead (webhook → PR request, minus LLM and validation time) of the real pipeline
  * with a scripted LLM, in three settings (bench/webhooks/overhead.ts).
  * Env: BENCH_SECONDS (per run, default 6), BENCH_REPEATS (default 2), BENCH_OVERHEAD_RUNS
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
+import { TRIGGER_QUEUE } from '../src/queue/trigger-types.js';
 import { STAGES } from '../src/queue/types.js';
 import { freePort } from '../src/server/free-port.js';
 import { startFakeGitHub } from '../test/helpers/fake-github.js';
@@ -86,9 +87,10 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
     },
   );
-  const triage = new Queue('triage', { connection: { url: REDIS_URL }, prefix });
+  // What a 2xx promises is a persisted trigger (durable intake); admission turns it into a run.
+  const triggers = new Queue(TRIGGER_QUEUE, { connection: { url: REDIS_URL }, prefix });
   const jobCount = async (): Promise<number> =>
-    Object.values(await triage.getJobCounts()).reduce((a, b) => a + b, 0);
+    Object.values(await triggers.getJobCounts()).reduce((a, b) => a + b, 0);
   const apps = {
     probot: `http://127.0.0.1:${barePort}${WEBHOOK_PATH}`,
     autofix: `http://127.0.0.1:${autofixPort}${WEBHOOK_PATH}`,
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
     bare.kill('SIGTERM');
     autofix.kill('SIGTERM');
     await sleep(300);
-    await triage.close();
+    await triggers.close();
     await deleteKeys(REDIS_URL, prefix);
     await rm(dir, { recursive: true, force: true });
   }

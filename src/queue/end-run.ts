@@ -11,7 +11,7 @@ import { reportRunFailure } from '../github/report-failure.js';
 import { createStatusComment, type StatusComment } from '../github/status-comment.js';
 import type { Logger } from '../logger.js';
 import { conversationOf, githubHostOf, reactionTargetOf, repoOf } from './run-addressing.js';
-import { runKeyOf } from './run-registry.js';
+import { runKeyOf, type RunEnding } from './run-registry.js';
 import type { StageRuntime } from './stage-runtime.js';
 import { STAGES, type RunJobData, type StageName } from './types.js';
 
@@ -50,6 +50,18 @@ async function release(rt: StageRuntime, data: RunJobData, log: Logger): Promise
   }
 }
 
+/** Before the run's last word: a stage job that runs again later only repeats the report. */
+async function recordEnding(
+  rt: StageRuntime,
+  data: RunJobData,
+  how: RunEnding,
+  log: Logger,
+): Promise<void> {
+  await rt.registry
+    .markEnded(data.runId, how)
+    .catch((err: unknown) => log.warn({ err }, 'could not record how the run ended'));
+}
+
 export async function finishRun(
   rt: StageRuntime,
   data: RunJobData,
@@ -60,6 +72,12 @@ export async function finishRun(
 ): Promise<void> {
   skipRemaining(status);
   status.setOutcome(stop ? { kind: 'stopped', message: stop.reason } : { kind: 'success' });
+  await recordEnding(
+    rt,
+    data,
+    { outcome: 'finished', status: status.facts(), ...(stop ? { stop } : {}) },
+    log,
+  );
   await status.publish();
   if (!stop) {
     await addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'rocket').catch(
@@ -79,6 +97,7 @@ export async function failRun(
   status: StatusComment = statusCommentFor(data, client, log),
 ): Promise<void> {
   log.error({ code: failure.error.code, attempts: failure.attempts }, 'run failed');
+  await recordEnding(rt, data, { outcome: 'failed', failure }, log);
   if (rt.onRunFailed) {
     try {
       await rt.onRunFailed(data, failure, {

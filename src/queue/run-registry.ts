@@ -6,11 +6,17 @@
  *   record under the `X-GitHub-Delivery` id tells the reconciler the delivery was handled;
  * - `<prefix>:run-lock:<owner/repo>#<issue>` → the issue's active run id: one run per issue. It is
  *   released when the run ends and expires on its own (refreshed at each stage) if a run is lost;
- * - `<prefix>:busy-replied:<run>` → the "already working on it" reply was posted once.
+ * - `<prefix>:busy-replied:<run>` → the "already working on it" reply was posted once;
+ * - `<prefix>:ended:<run>` → how the run ended (JSON), written before the run's last comment: a
+ *   stage job that runs again after its run ended (its worker died while reporting) only
+ *   finishes the report, it never starts the stage over (one outcome per run).
  *
  * The claim is one Lua script so that two triggers racing for one issue cannot both win.
  */
 import type { Redis } from 'ioredis';
+import type { ErrorShape } from '../errors.js';
+import type { StatusFacts } from '../github/types.js';
+import type { StageName } from './types.js';
 
 const CLAIM = `
 local seen = redis.call('GET', KEYS[1])
@@ -63,7 +69,19 @@ export interface RunRegistry {
   refresh(run: RunKey, runId: string): Promise<void>;
   /** True the first time it is called for a run: post "already working on it" once. */
   firstBusyReply(activeRunId: string): Promise<boolean>;
+  /** Records how the run ended (kept 3 days). */
+  markEnded(runId: string, how: RunEnding): Promise<void>;
+  /** How the run ended, when it has. */
+  ended(runId: string): Promise<RunEnding | undefined>;
 }
+
+export type RunEnding =
+  /** `status`: the final status comment's facts, to publish them again if need be. */
+  | { outcome: 'finished'; stop?: { reason: string }; status: StatusFacts }
+  | {
+      outcome: 'failed';
+      failure: { stage: StageName; error: ErrorShape; attempts: number };
+    };
 
 export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
   const r = redis as Scripted;
@@ -102,6 +120,13 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
     },
     async refresh(run, runId) {
       await r.autofixRefreshRun(lockKey(run), runId, LOCK_TTL_MS);
+    },
+    async markEnded(runId, how) {
+      await redis.set(`${prefix}:ended:${runId}`, JSON.stringify(how), 'PX', DELIVERY_TTL_MS);
+    },
+    async ended(runId) {
+      const text = await redis.get(`${prefix}:ended:${runId}`);
+      return text ? (JSON.parse(text) as RunEnding) : undefined;
     },
     async firstBusyReply(activeRunId) {
       const set = await redis.set(

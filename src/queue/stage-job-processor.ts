@@ -57,6 +57,19 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     }
 
     const client = await rt.auth(data.installationId);
+    // The run ended already (this job's worker died while reporting it): finish the report,
+    // which is idempotent, and never run the stage again.
+    const ending = await rt.registry.ended(data.runId);
+    if (ending) {
+      log.warn({ outcome: ending.outcome }, 'the run had ended: completing its report only');
+      if (ending.outcome === 'failed') {
+        await failRun(rt, data, client, ending.failure, log);
+        throw new UnrecoverableError(`${ending.failure.error.code}: run ended before`);
+      }
+      const final = statusCommentFor({ ...data, status: ending.status }, client, log);
+      await finishRun(rt, data, client, final, log, ending.stop);
+      return { stage, outcome: ending.stop ? 'stop' : 'continue' };
+    }
     const status = statusCommentFor(data, client, log);
     status.setStage(stage, { state: 'running' });
     // The 👀 reaction and the status comment go out while the stage works: Octokit's throttling

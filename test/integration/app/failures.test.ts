@@ -1,7 +1,8 @@
+import { Queue } from 'bullmq';
 import { AutofixError } from '../../../src/errors.js';
 import type { RunFailure, RunJobData } from '../../../src/queue/types.js';
 import { labeledPayload } from '../../helpers/webhooks.js';
-import { startHarness, waitFor, type Harness } from './harness.js';
+import { REDIS_URL, startHarness, waitFor, type Harness } from './harness.js';
 
 describe('failed runs', () => {
   let h: Harness;
@@ -65,6 +66,36 @@ describe('failed runs', () => {
     expect(status.body).toMatch(/\| plan \| ❌ failed/);
     const [planJob] = await h.jobs('plan');
     await waitFor(async () => ((await planJob!.getState()) === 'failed' ? true : undefined));
+    expect(h.github.pulls).toHaveLength(0);
+  });
+
+  it('a stage job that runs again after its run failed (its worker died while reporting) only completes the report', async () => {
+    h = await startHarness({
+      overrides: {
+        plan: () => Promise.reject(new AutofixError('RISK_TOO_HIGH', 'too risky for the bot')),
+      },
+    });
+    await h.send('issues', labeledPayload({ issueNumber: 14 }));
+    const failures = () =>
+      [...h.github.comments.values()].filter((c) => c.body.includes('Autofix failed during'));
+    await waitFor(() => failures()[0], 10_000, 'the failure comment');
+    const [planJob] = await h.jobs('plan');
+    await waitFor(async () => ((await planJob!.getState()) === 'failed' ? true : undefined));
+
+    // The same stage job comes back, as a stalled job would.
+    const plan = new Queue<RunJobData>('plan', {
+      connection: { url: REDIS_URL },
+      prefix: h.prefix,
+    });
+    const again = await plan.add('plan', planJob!.data, {
+      jobId: `${planJob!.data.runId}-plan-again`,
+    });
+    await waitFor(async () => ((await again.getState()) === 'failed' ? true : undefined));
+    await plan.close();
+
+    expect(h.stages.calls.filter((c) => c.stage === 'plan')).toHaveLength(1);
+    expect(await h.jobs('code')).toHaveLength(0);
+    expect(failures()).toHaveLength(1);
     expect(h.github.pulls).toHaveLength(0);
   });
 
