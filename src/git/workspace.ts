@@ -14,6 +14,7 @@ import { AutofixError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { assertBranchPrefix, DEFAULT_BRANCH_PREFIX } from './branch-name.js';
 import { assertNoCredentials, mirrorDir, updateMirror, withMirrorLock } from './mirror.js';
+import { claimJobDir, sweepAbandonedJobs } from './abandoned-jobs.js';
 import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
@@ -184,6 +185,9 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   );
   await mkdir(ws.homeDir, { recursive: true });
   await mkdir(ws.tmpDir, { recursive: true });
+  await claimJobDir(jobDir, mirror);
+  // What killed workers left behind (their retries ran elsewhere); cheap when there is none.
+  await sweepAbandonedJobs(options.workdir, options.logger);
   try {
     const parked =
       ws.recycleWorktrees > 0

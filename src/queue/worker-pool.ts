@@ -58,7 +58,10 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         prefix: options.prefix,
         concurrency: concurrency[stage],
         stalledInterval: options.stalledIntervalMs ?? 30_000,
-        maxStalledCount: options.maxStalledCount ?? 2,
+        // A stall is usually a worker that died (deploy, OOM of a neighbour, lost host), and every
+        // stage goes on from its own earlier work; only a job that keeps killing its worker is
+        // stopped, after 6 tries.
+        maxStalledCount: options.maxStalledCount ?? 5,
         lockDuration: options.lockDurationMs ?? 60_000,
       },
     );

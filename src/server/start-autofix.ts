@@ -51,6 +51,8 @@ export interface AutofixServerOptions {
   intakeTimeoutMs?: number;
   configCacheMs?: number;
   permissionCacheMs?: number;
+  /** Lock and stalled-check interval of the admission worker (serve's `--stalled-after`). */
+  admissionStalled?: { lockDurationMs: number; stalledIntervalMs: number };
   /** Stage workers in this process; undefined = webhooks only (`--no-workers`). */
   workers?: WorkerSettings;
   /** Largest webhook body read; larger ones get 413 (default 25 MB, GitHub's own cap). */
@@ -145,6 +147,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     }),
     log,
     metrics,
+    ...options.admissionStalled,
   });
   const admission = started.admission;
 

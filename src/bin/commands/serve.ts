@@ -66,6 +66,10 @@ export function serveCommand(): Command {
       port: settings.port,
       ...(settings.adminPassword ? { adminPassword: settings.adminPassword } : {}),
       reconcileIntervalMs: settings.reconcileIntervalMs,
+      admissionStalled: {
+        lockDurationMs: worker.lockDurationMs,
+        stalledIntervalMs: worker.stalledIntervalMs,
+      },
       log,
       redact,
       metrics,

@@ -148,9 +148,9 @@ describe('webhook intake', () => {
     await h.send('issues', labeledPayload({ issueNumber: 6 }));
     await h.admitted();
     expect(await h.jobs('triage')).toHaveLength(2);
-    const [reply] = h.github.calls('POST', /\/issues\/6\/comments$/).filter((r) =>
-      bodyOf(r).includes('already has an open Autofix pull request'),
-    );
+    const [reply] = h.github
+      .calls('POST', /\/issues\/6\/comments$/)
+      .filter((r) => bodyOf(r).includes('already has an open Autofix pull request'));
     expect(reply).toBeDefined();
   });
 

@@ -88,8 +88,10 @@ async function setUp(): Promise<World> {
     reconcileIntervalMs: 0,
   });
   const workers: ChildProcess[] = [];
+  // The lock of a killed worker's job lapses after 5 s; shorter locks can lapse under a loaded
+  // machine while the worker still runs (a second, concurrent attempt).
   const startWorker = (armed: boolean) => {
-    const worker = startCli(['worker', '--queue-prefix', prefix, '--stalled-after', '2'], {
+    const worker = startCli(['worker', '--queue-prefix', prefix, '--stalled-after', '5'], {
       env: {
         APP_ID: '1',
         PRIVATE_KEY: keys.privateKey,
