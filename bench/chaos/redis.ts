@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { redisAnswers as answers } from '../../test/helpers/redis-answers.js';
 import { trackGroup, untrackGroup } from './cleanup.js';
 
 export interface BenchRedis {
@@ -20,23 +20,6 @@ export interface BenchRedis {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function answers(url: string): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 export async function startBenchRedis(dir: string, port: number): Promise<BenchRedis> {
   mkdirSync(dir, { recursive: true });

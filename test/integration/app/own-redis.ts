@@ -4,8 +4,8 @@
  * refuses an unauthenticated PING). Stopped again if it never answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { freePort } from '../../helpers/cli.js';
+import { redisAnswers } from '../../helpers/redis-answers.js';
 import { waitFor } from './harness.js';
 
 export interface OwnRedis {
@@ -15,23 +15,6 @@ export interface OwnRedis {
   authUrl: string;
   child: ChildProcess;
   stop(): Promise<void>;
-}
-
-async function answers(url: string): Promise<true | undefined> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG' || undefined;
-  } catch {
-    return undefined;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 export async function startOwnRedis(
@@ -67,7 +50,7 @@ export async function startOwnRedis(
     ? `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`
     : url;
   try {
-    await waitFor(() => answers(authUrl), 10_000, 'redis-server');
+    await waitFor(async () => (await redisAnswers(authUrl)) || undefined, 10_000, 'redis-server');
   } catch (err) {
     await stop();
     throw err;
