@@ -38,9 +38,26 @@ const self = (): Pick<Owner, 'host' | 'pid' | 'started'> => ({
   started: startTime(process.pid) ?? '',
 });
 
-/** Records this process as the owner of a job folder. */
+/** Records this process as the owner of a job folder (or of a pool slot: `mirror` ''). */
 export async function claimJobDir(jobDir: string, mirror: string): Promise<void> {
   await writeFile(join(jobDir, OWNER_FILE), JSON.stringify({ ...self(), mirror }));
+}
+
+/** The entries of a folder apart from its owner record. */
+export async function ownedEntries(dir: string): Promise<string[] | undefined> {
+  const entries = await readdir(dir).catch(() => undefined);
+  return entries?.filter((e) => e !== OWNER_FILE);
+}
+
+/** True when the folder's owner (see claimJobDir) is a process of this host that is gone. */
+export async function ownerIsGone(dir: string): Promise<boolean> {
+  const text = await readFile(join(dir, OWNER_FILE), 'utf8').catch(() => undefined);
+  if (!text) return false;
+  try {
+    return ownerGone(JSON.parse(text) as Owner);
+  } catch {
+    return false;
+  }
 }
 
 /** True only when the owner is on this host and certainly gone. */

@@ -19,7 +19,13 @@ import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit, type WorktreeRef } from './worktree-git.js';
-import { claimParkedWorktree, parkWorktree, poolDir, refreshWorktree } from './worktree-pool.js';
+import {
+  claimParkedWorktree,
+  parkWorktree,
+  poolDir,
+  refreshWorktree,
+  sweepAbandonedSlots,
+} from './worktree-pool.js';
 
 export interface WorkspaceOptions {
   /** `AUTOFIX_WORKDIR`. */
@@ -188,6 +194,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   await claimJobDir(jobDir, mirror);
   // What killed workers left behind (their retries ran elsewhere); cheap when there is none.
   await sweepAbandonedJobs(options.workdir, options.logger);
+  await sweepAbandonedSlots(poolDir(options.workdir, options.repo));
   try {
     const parked =
       ws.recycleWorktrees > 0

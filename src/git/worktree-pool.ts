@@ -13,6 +13,7 @@
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { claimJobDir, ownedEntries, ownerIsGone } from './abandoned-jobs.js';
 import { withMirrorLock } from './mirror.js';
 import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
@@ -128,6 +129,7 @@ async function reserveSlot(pool: string, max: number): Promise<string | null> {
     const slot = join(pool, `slot-${i}`);
     try {
       await mkdir(slot);
+      await claimJobDir(slot, '');
       return slot;
     } catch {
       await dropAbandoned(slot);
@@ -136,11 +138,24 @@ async function reserveSlot(pool: string, max: number): Promise<string | null> {
   return null;
 }
 
-/** A slot whose parking never finished (the worker died) is freed after a while. */
-async function dropAbandoned(slot: string): Promise<void> {
-  const info = await stat(join(slot, 'gitdir')).catch(() => stat(slot).catch(() => null));
-  const entries = await readdir(slot).catch(() => ['?', '?']);
-  if (info && entries.length < 2 && Date.now() - info.mtimeMs > ABANDONED_MS) {
-    await rm(slot, { recursive: true, force: true });
+/** Frees the pool's slots whose parking never finished (see dropAbandoned). Never throws. */
+export async function sweepAbandonedSlots(pool: string): Promise<void> {
+  for (const entry of await slots(pool)) {
+    await dropAbandoned(join(pool, entry)).catch(() => false);
   }
+}
+
+/**
+ * A slot whose parking never finished (the worker died) is freed at once when its owner process
+ * is known to be gone, else after a while (another process may still be parking into it).
+ */
+export async function dropAbandoned(slot: string): Promise<boolean> {
+  const info = await stat(join(slot, 'gitdir')).catch(() => stat(slot).catch(() => null));
+  const entries = (await ownedEntries(slot)) ?? ['?', '?'];
+  if (!info || entries.length >= 2) return false;
+  if (Date.now() - info.mtimeMs > ABANDONED_MS || (await ownerIsGone(slot))) {
+    await rm(slot, { recursive: true, force: true });
+    return true;
+  }
+  return false;
 }

@@ -4,7 +4,7 @@
  * removes the folders whose owner process is gone, and only those.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sweepAbandonedJobs } from '../../../src/git/abandoned-jobs.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../../src/git/workspace.js';
@@ -72,5 +72,26 @@ describe('job folders of dead processes', () => {
     writeFileSync(owner, JSON.stringify({ ...record, ...deadProcess(), mirror: root }));
     expect(await sweepAbandonedJobs(ws.workdir)).toEqual([]);
     expect(existsSync(ws.jobDir)).toBe(true);
+  });
+
+  it('frees a half-parked pool slot of a dead worker at once, and leaves one of a live worker', async () => {
+    const first = await workspace('first');
+    const pool = join(first.workdir, 'pool', 'acme', 'demo');
+    const slot = (name: string, owner: Record<string, unknown>): string => {
+      const dir = join(pool, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'gitdir'), '/nowhere\n');
+      writeFileSync(join(dir, 'owner.json'), JSON.stringify(owner));
+      return dir;
+    };
+    const record = JSON.parse(readFileSync(join(first.jobDir, 'owner.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const deadSlot = slot('slot-7', { ...record, ...deadProcess(), mirror: '' });
+    const liveSlot = slot('slot-8', { ...record, mirror: '' });
+    await workspace('second');
+    expect(existsSync(deadSlot)).toBe(false);
+    expect(existsSync(liveSlot)).toBe(true);
   });
 });
