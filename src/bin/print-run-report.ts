@@ -1,6 +1,7 @@
 /** The short report `autofix run` prints on stdout when it ends. */
 import { readdirSync } from 'node:fs';
 import type { LocalRunReport } from '../pipeline/run-local.js';
+import { keepEnds } from '../text/keep-ends.js';
 
 export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStream): void {
   const lines: string[] = [];
@@ -38,12 +39,7 @@ export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStrea
     lines.push(
       `Failed in ${report.failure.stage} (${report.failure.code}); everything was rolled back:`,
     );
-    lines.push(
-      ...report.failure.message
-        .split('\n')
-        .slice(0, 30)
-        .map((l) => `  ${l}`),
-    );
+    lines.push(...keepEnds(report.failure.message).map((l) => `  ${l}`));
   }
   if (report.prFile) lines.push(`Pull request text: ${report.prFile}`);
   lines.push(`Artifacts: ${report.artifactsDir}`);

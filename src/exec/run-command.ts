@@ -6,6 +6,7 @@
  * (sandbox.ts). `setup` commands reach the network only through the allowlisting proxy
  * (setup-network.ts); every other command has no network at all.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { CommandResult } from '../contracts.js';
@@ -277,7 +278,9 @@ async function execute(argv: readonly string[], options: RunCommandOptions): Pro
   let code = outcome.code;
   if (sandboxed && code === 1 && /^bwrap: execvp [^\n]*No such file/m.test(stderr.toString()))
     code = 127;
-  let stderrText = redact(stderr.toString('stderr'));
+  // Test runners colour their output: the escape codes would reach build logs, prompts, reports
+  // and comments as noise (and could split a secret from the redactor), so they go first.
+  let stderrText = redact(stripVTControlCharacters(stderr.toString('stderr')));
   if (outcome.spawnError) stderrText += (stderrText ? '\n' : '') + outcome.spawnError;
   if (outcome.timedOut)
     stderrText += `${stderrText ? '\n' : ''}[autofix: timed out after ${options.timeoutMs} ms]`;
@@ -285,7 +288,7 @@ async function execute(argv: readonly string[], options: RunCommandOptions): Pro
   const result: ExecResult = {
     command: label,
     exit_code: code,
-    stdout: redact(stdout.toString('stdout')),
+    stdout: redact(stripVTControlCharacters(stdout.toString('stdout'))),
     stderr: stderrText,
     duration_ms,
     timed_out: outcome.timedOut,

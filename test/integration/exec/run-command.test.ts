@@ -105,6 +105,20 @@ describe('runCommand', () => {
     expect(result.command).not.toContain('sentinel-secret-value-77');
   });
 
+  it('strips colour codes from both streams before redacting (a secret split by them is still masked)', async () => {
+    const redact = createRedactor(['sentinel-secret-value-77']);
+    const result = await runCommand(
+      [
+        'sh',
+        '-c',
+        "printf '\\033[31mFAIL\\033[0m sentinel-\\033[1msecret-value-77\\n'; printf '\\033[2K\\033[1Gdone\\n' >&2",
+      ],
+      { worktree, timeoutMs: 10_000, sandbox: NONE, redact },
+    );
+    expect(result.stdout).toBe('FAIL ****77\n');
+    expect(result.stderr).toBe('done\n');
+  });
+
   it('runs in a subdirectory of the worktree but refuses one outside it', async () => {
     await mkdir(join(worktree, 'pkg'));
     const inside = await runCommand(['pwd'], {
