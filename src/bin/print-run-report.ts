@@ -43,6 +43,9 @@ export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStrea
   }
   if (report.prFile) lines.push(`Pull request text: ${report.prFile}`);
   lines.push(`Artifacts: ${report.artifactsDir}`);
+  if (report.previousArtifactsDir) {
+    lines.push(`  (an earlier run with the same id: ${report.previousArtifactsDir})`);
+  }
   try {
     for (const name of readdirSync(report.artifactsDir).sort()) lines.push(`  ${name}`);
   } catch {

@@ -3,7 +3,7 @@
  * the workspace's remote: the job works in a worktree of the cache (the user's checkout is never
  * touched mid-run) and the validated commit lands on a branch of the user's repository.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createRedactor, type Redactor } from '../artifacts/redact.js';
 import { runIdFor } from '../artifacts/run-id.js';
@@ -56,6 +56,8 @@ export interface LocalRunReport {
   result?: RunIssueResult;
   failure?: { stage: string; code: string; message: string };
   prFile?: string;
+  /** Where the artifacts of an earlier run with the same id were moved. */
+  previousArtifactsDir?: string;
 }
 
 async function git(repo: string, args: string[]): Promise<string> {
@@ -123,6 +125,20 @@ async function earlierBranch(
   return found[0];
 }
 
+/** Renames a non-empty artifacts folder to `<dir>.previous-<time>`; returns the new name. */
+function setAsidePrevious(dir: string): string | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (entries.length === 0) return undefined;
+  const aside = `${dir}.previous-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(dir, aside);
+  return aside;
+}
+
 function titleAndBody(text: string, title: string | undefined): { title: string; body: string } {
   if (title) return { title, body: text };
   const [first = '', ...rest] = text.replace(/\r\n/g, '\n').trim().split('\n');
@@ -164,7 +180,11 @@ export async function runLocal(
   });
   const artifactsDir = options.artifactsDir ?? join(settings.workdir, 'runs', runId);
   const redact: Redactor = createRedactor(settings.secrets);
+  // Same inputs, same run id, same folder: what an earlier run left is moved aside, so this
+  // run's report lists only its own files.
+  const previousArtifacts = setAsidePrevious(artifactsDir);
   const runLog: RunLog = createRunLog(artifactsDir, redact);
+  runLog.text('llm-user-output.txt', ''); // the model's `&&&` notes, when it leaves any
   const started = Date.now();
   const stages: { stage: string; status: string; at_ms: number; message: string }[] = [];
   const progress = (e: ProgressEvent): void => {
@@ -200,7 +220,12 @@ export async function runLocal(
     await checkSandbox(withRepoSandbox(sandbox, config.sandbox), undefined, '--sandbox none');
   redact.add(...passthroughValues(config.env_passthrough));
 
-  const report: LocalRunReport = { runId, artifactsDir, outcome: 'failed' };
+  const report: LocalRunReport = {
+    runId,
+    artifactsDir,
+    outcome: 'failed',
+    ...(previousArtifacts ? { previousArtifactsDir: previousArtifacts } : {}),
+  };
   try {
     const result = await runIssue(
       {

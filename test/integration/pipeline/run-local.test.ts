@@ -285,12 +285,20 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     }
   });
 
-  it('gives a deterministic run id for the same inputs', async () => {
+  it('gives a deterministic run id for the same inputs, and each run a fresh artifacts folder', async () => {
     repo = createSampleRepo();
     llm.enqueue(json({ ...TRIAGE, risk: 'HIGH' }), json({ ...TRIAGE, risk: 'HIGH' }));
     const a = await run();
+    writeFileSync(join(a.artifactsDir, 'pull-request.md'), 'left by an earlier run\n');
     const b = await run();
     expect(a.runId).toBe(b.runId);
     expect(a.runId).toMatch(/^run-[0-9a-f]{16}$/);
+    // The second run's folder holds its own files only; the first run's were moved aside.
+    expect(readdirSync(b.artifactsDir)).not.toContain('pull-request.md');
+    expect(readdirSync(b.artifactsDir)).toContain('llm-user-output.txt');
+    expect(b.previousArtifactsDir).toMatch(new RegExp(`${b.runId}\\.previous-`));
+    expect(readFileSync(join(b.previousArtifactsDir!, 'pull-request.md'), 'utf8')).toBe(
+      'left by an earlier run\n',
+    );
   });
 });
