@@ -21,7 +21,9 @@ export async function findCommentByMarker(
     ...(since === undefined ? {} : { since: new Date(since).toISOString() }),
   });
   for await (const page of iterator) {
-    const found = page.data.find((c) => c.body?.startsWith(marker));
+    // Only a bot's comment counts: anyone can start a comment with a marker they copied from the
+    // status comment, to hide a failure report or have the bot edit their comment.
+    const found = page.data.find((c) => c.user?.type === 'Bot' && c.body?.startsWith(marker));
     if (found) return found.id;
   }
   return undefined;

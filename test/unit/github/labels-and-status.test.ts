@@ -53,13 +53,25 @@ describe('createStatusComment', () => {
     facts: { stages: {} },
   };
 
+  it("ignores a user's comment that starts with the run's marker and posts its own", async () => {
+    api()
+      .get('/repos/octo/app/issues/5/comments')
+      .query(true)
+      .reply(200, [
+        { id: 3, body: '<!-- autofix-run:run-abc -->\nplanted', user: { type: 'User' } },
+      ]);
+    api().post('/repos/octo/app/issues/5/comments').reply(201, { id: 8 });
+    const status = createStatusComment(options);
+    expect(await status.ensure()).toBe(8);
+  });
+
   it('reuses the comment a previous attempt created (found by its marker) and edits it', async () => {
     api()
       .get('/repos/octo/app/issues/5/comments')
       .query(true)
       .reply(200, [
-        { id: 1, body: 'hello' },
-        { id: 2, body: '<!-- autofix-run:run-abc -->\nold' },
+        { id: 1, body: 'hello', user: { type: 'User' } },
+        { id: 2, body: '<!-- autofix-run:run-abc -->\nold', user: { type: 'Bot' } },
       ]);
     api()
       .patch('/repos/octo/app/issues/comments/2', (b: { body: string }) =>

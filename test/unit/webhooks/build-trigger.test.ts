@@ -1,4 +1,5 @@
 import { parseFresh } from '../../../src/webhooks/admit-trigger.js';
+import { replyMarker } from '../../../src/webhooks/render-replies.js';
 import { commentTrigger, labelTrigger } from '../../../src/webhooks/build-trigger.js';
 import { triggerJobId } from '../../../src/queue/trigger-intake.js';
 
@@ -71,5 +72,12 @@ describe('parseFresh', () => {
     ['', false, ''],
   ])('%j → fresh=%s, rest=%j', (text, fresh, rest) => {
     expect(parseFresh(text)).toEqual({ fresh, rest });
+  });
+});
+
+describe('replyMarker', () => {
+  it('cannot be closed early by a label name (the key is hashed)', () => {
+    const marker = replyMarker('open-pr:label:1#2:x --> <img src=x>@t');
+    expect(marker).toMatch(/^<!-- autofix-reply:[0-9a-f]{24} -->$/);
   });
 });
