@@ -25,6 +25,12 @@ export interface FixPlan {
   branch_name: string;
   commit_type: CommitType;
   scope: string;
+  /**
+   * The description part of the commit subject `type(scope): description` (and so of the PR
+   * title): imperative, what the change does. Optional: plans from before it, or a model that
+   * leaves it out, get one from the steps (`src/pipeline/commit-subject.ts`).
+   */
+  commit_subject?: string;
   plan_steps: PlanStep[];
   file_changes: FileChangePlan[];
   validation_commands: string[];

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { FixPlan, TriageResult } from '../contracts.js';
+import { normaliseDescription } from '../git/commit-description.js';
 
 const upper = (v: unknown): unknown => (typeof v === 'string' ? v.trim().toUpperCase() : v);
 const lower = (v: unknown): unknown => (typeof v === 'string' ? v.trim().toLowerCase() : v);
@@ -43,6 +44,16 @@ export const fixPlanSchema = z.object({
     .string()
     .trim()
     .regex(/^[a-z0-9-]+$/, 'lower-case letters, digits and "-" only (used in "type(scope): …")'),
+  // Normalised here (prefix, period, tense, casing). One that is not a string or too short to use
+  // after that is dropped, not refused (no retry for a cosmetic field): the commit subject then
+  // comes from the steps. Fitted to 72 characters at commit (`src/pipeline/commit-subject.ts`).
+  commit_subject: z
+    .unknown()
+    .transform((s) => {
+      const text = typeof s === 'string' ? normaliseDescription(s) : '';
+      return text.length >= 10 ? text : undefined;
+    })
+    .optional(),
   plan_steps: z
     .array(
       z.object({

@@ -27,14 +27,15 @@ export function commitChange(
   },
 ): Promise<Commit> {
   const { issue, plan, code } = input;
-  // The title (the issue author's) and the steps (the LLM's) are text: a `closes #5` in them would
-  // close #5 once the commit reaches the default branch, whatever the PR body says.
+  // The subject (the LLM's, or the issue author's title as a last resort) and the steps (the
+  // LLM's) are text: a `closes #5` in them would close #5 once the commit reaches the default
+  // branch, whatever the PR body says. `commitDescription` disarms too; this stays as the guard.
   const disarm = (text: string): string =>
     disarmClosingReferences(text, { issueNumber: issue.number });
   const message = formatCommitMessage({
     type: plan.commit_type,
     scope: plan.scope,
-    description: disarm(commitDescription(issue.title, issue.number)),
+    description: disarm(commitDescription({ plan, issue })),
     issue: issue.number,
     body: plan.plan_steps.map((s) => `- ${disarm(s.description)}`).join('\n'),
   });

@@ -47,7 +47,7 @@ describe('autofix run (the CLI binary)', () => {
     expect(r.stderr).toMatch(/triage\s+✔/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('SUCCESS');
-    expect(r.stdout).toContain('fix(math): add() returns the wrong result');
+    expect(r.stdout).toContain('fix(math): return the sum from add()');
     expect(r.stdout).toMatch(/PASS\s+exit 0\s+\d+ ms\s+node test\.js/);
     const prFile = /Pull request text: (\S+)/.exec(r.stdout)![1]!;
     expect(readFileSync(prFile, 'utf8')).toContain('Fixes #12');

@@ -31,6 +31,8 @@ export const PLAN = {
   branch_name: 'fix/add',
   commit_type: 'fix',
   scope: 'math',
+  // Written as a sloppy model might: normalised to "return the sum from add()".
+  commit_subject: 'Returned the sum from add().',
   plan_steps: [{ id: '1', description: 'Make add() return the sum of its arguments' }],
   file_changes: [{ path: 'src/math.js', operation: 'MODIFY' }],
   validation_commands: ['node test.js', 'rm -rf /'],

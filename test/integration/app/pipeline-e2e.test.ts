@@ -97,7 +97,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
     const branch = 'autofix/fix/9-add-returns-the-wrong-result';
     expect(pull).toMatchObject({ head: branch, base: 'main' });
-    expect(pull.title).toBe('fix(math): add() returns the wrong result');
+    expect(pull.title).toBe('fix(math): return the sum from add()');
     expect(pull.body).toContain(PR_SUMMARY.summary);
     expect(pull.body).toContain('Fixes #9');
     expect(pull.body).toContain('| `src/math.js` | modified |');

@@ -70,7 +70,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     expect(report.outcome).toBe('success');
     const commit = report.result!.commit!;
     expect(commit.branch).toBe('autofix/fix/7-add-returns-the-wrong-result');
-    expect(commit.message.split('\n')[0]).toBe('fix(math): add() returns the wrong result');
+    expect(commit.message.split('\n')[0]).toBe('fix(math): return the sum from add()');
     expect(commit.message).toContain('\n\nFixes #7\n');
     // The branch is in the user's repository; their checkout is untouched.
     expect(repo.git('rev-parse', commit.branch)).toBe(commit.sha);
@@ -98,7 +98,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
       ]),
     );
     const pr = readFileSync(report.prFile!, 'utf8');
-    expect(pr).toContain('# fix(math): add() returns the wrong result');
+    expect(pr).toContain('# fix(math): return the sum from add()');
     expect(pr).toContain(PR_SUMMARY.summary);
     expect(pr).toContain('| `node test.js` | ✅ | 0 |');
     const summary = JSON.parse(readFileSync(join(report.artifactsDir, 'summary.json'), 'utf8')) as {

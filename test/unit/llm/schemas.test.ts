@@ -30,6 +30,21 @@ describe('output schemas', () => {
     });
   });
 
+  it('normalises an optional commit subject, and drops one too short to use', () => {
+    expect(fixPlanSchema.parse(plan)).not.toHaveProperty('commit_subject', expect.anything());
+    const parse = (commit_subject: unknown): unknown =>
+      fixPlanSchema.parse({ ...plan, commit_subject }).commit_subject;
+    expect(parse('fix(config): Returned defaults for an empty file.')).toBe(
+      'return defaults for an empty file',
+    );
+    expect(parse('URLSearchParams keeps repeated keys')).toBe(
+      'URLSearchParams keeps repeated keys',
+    );
+    expect(parse('fix')).toBeUndefined();
+    expect(parse(null)).toBeUndefined();
+    expect(parse(42)).toBeUndefined();
+  });
+
   it('names every problem of a bad plan by its path', () => {
     const result = fixPlanSchema.safeParse({
       ...plan,
