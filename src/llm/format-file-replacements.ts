@@ -11,18 +11,28 @@ export interface ChangedFile {
   content?: string | undefined;
 }
 
-export function formatFileReplacements(changes: readonly ChangedFile[]): string {
+/** The newest entry of each path, in the order of their latest change. */
+export function latestChanges(changes: readonly ChangedFile[]): ChangedFile[] {
   const latest = new Map<string, ChangedFile>();
   for (const change of changes) {
     latest.delete(change.path); // re-insert so the order follows the latest change
     latest.set(change.path, change);
   }
-  if (latest.size === 0) return '(no files changed yet)';
-  return [...latest.values()]
+  return [...latest.values()];
+}
+
+/** `show` renders a file's content (default: all of it, fenced). */
+export function formatFileReplacements(
+  changes: readonly ChangedFile[],
+  show: (file: { path: string; content: string }) => string = (file) => fence(file.content),
+): string {
+  const latest = latestChanges(changes);
+  if (latest.length === 0) return '(no files changed yet)';
+  return latest
     .map((c) =>
       c.content === undefined
         ? `--- FILE REMOVED ${c.path} ---`
-        : `--- FILE REPLACEMENT ${c.path} ---\n${fence(c.content)}`,
+        : `--- FILE REPLACEMENT ${c.path} ---\n${show({ path: c.path, content: c.content })}`,
     )
     .join('\n\n');
 }
