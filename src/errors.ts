@@ -5,6 +5,8 @@
 export const ERROR_CODES = [
   'GIT_CONFLICT',
   'VALIDATION_FAILED',
+  /** A `setup` command failed on the base commit: the configuration's fault, never the change's. */
+  'SETUP_FAILED',
   'PERMISSION_DENIED',
   'INVALID_DIFF',
   'BRANCH_EXISTS',

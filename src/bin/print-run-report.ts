@@ -10,7 +10,8 @@ export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStrea
   if (r?.triage)
     lines.push(`Triage: ${r.triage.risk} risk, ${r.triage.classification} — ${r.triage.summary}`);
   if (r?.plan) {
-    lines.push(`Plan (${r.plan.plan_steps.length} steps, branch ${r.plan.branch_name}):`);
+    const n = r.plan.plan_steps.length;
+    lines.push(`Plan (${n} step${n === 1 ? '' : 's'}, branch ${r.plan.branch_name}):`);
     for (const s of r.plan.plan_steps) lines.push(`  ${s.id}. ${s.description}`);
   }
   if (r?.commit) {
@@ -27,9 +28,16 @@ export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStrea
     for (const c of r.code.changes) lines.push(`  ${c.operation.padEnd(8)} ${c.path}`);
     lines.push('Validation:');
     if (r.code.validation.length === 0) lines.push('  (no validation commands configured)');
+    const preexisting = new Set(r.code.preexisting);
     for (const v of r.code.validation) {
       lines.push(
-        `  ${v.exit_code === 0 ? 'PASS' : 'FAIL'}  exit ${v.exit_code ?? '-'}  ${String(v.duration_ms).padStart(6)} ms  ${v.command}`,
+        `  ${v.exit_code === 0 ? 'PASS' : 'FAIL'}  exit ${v.exit_code ?? '-'}  ${String(v.duration_ms).padStart(6)} ms  ${v.command}${v.exit_code !== 0 && preexisting.has(v.command) ? '  (already failing on the base commit)' : ''}`,
+      );
+    }
+    if (r.code.baseline) {
+      const b = r.code.baseline;
+      lines.push(
+        `  baseline ${b.commit.slice(0, 12)}${b.cached ? ' (cached)' : ''}: ${b.failing.length === 0 ? 'every command passes' : `already failing: ${b.failing.join(', ')}`}`,
       );
     }
     for (const w of r.code.warnings) lines.push(`  warning: ${w}`);
@@ -39,7 +47,8 @@ export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStrea
     lines.push(
       `Failed in ${report.failure.stage} (${report.failure.code}); everything was rolled back:`,
     );
-    lines.push(...keepEnds(report.failure.message).map((l) => `  ${l}`));
+    // The message leads with the root cause and keeps the output's tail; cut only a runaway one.
+    lines.push(...keepEnds(report.failure.message, 15, 60).map((l) => `  ${l}`));
   }
   if (report.prFile) lines.push(`Pull request text: ${report.prFile}`);
   lines.push(`Artifacts: ${report.artifactsDir}`);

@@ -26,10 +26,14 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): {
     };
   }
   let current = '';
+  let stepStarted = started;
   let frame = 0;
+  // The live line counts the step's own time: a long `npm ci` shows how long it has run.
   const draw = (): void => {
     if (current)
-      stream.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${current} (${elapsed()})`);
+      stream.write(
+        `\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${current} (${((Date.now() - stepStarted) / 1000).toFixed(0)}s, ${elapsed()} in all)`,
+      );
   };
   const timer = setInterval(draw, 100);
   timer.unref();
@@ -37,9 +41,11 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): {
     onEvent: (e) => {
       if (e.status === 'start') {
         current = `${e.stage}: ${e.message}`;
+        stepStarted = Date.now();
         draw();
         return;
       }
+      if (e.heartbeat) return; // the live line already shows it
       stream.write(
         `\r\x1b[2K${MARK[e.status]} ${e.stage}: ${e.message.split('\n')[0]} (${elapsed()})\n`,
       );

@@ -54,6 +54,11 @@ export const repoConfigSchema = z
     setup: z.array(command).default([]),
     /** Validation commands (no network under the sandbox); the first failure stops the run. */
     validate: z.array(command).default([]),
+    /**
+     * Run `validate` once on the base commit too (cached per commit and config), so that a
+     * failure that already exists there is reported as pre-existing, not blamed on the change.
+     */
+    baseline: z.boolean().default(true),
     /** Extra glob patterns the bot must never write. */
     protected_paths: z.array(z.string().min(1)).default([]),
     /** When non-empty, the bot may write only paths matching one of these globs. */

@@ -31,8 +31,15 @@ export interface ValidationOptions {
   logger?: Logger;
   /** Skip `setup` (a repair round whose dependencies are already installed). */
   skipSetup?: boolean;
+  /** Called as each command starts (progress). */
+  onStart?: (line: string, phase: ValidationPhase) => void;
   /** Called after each command, e.g. to write it to the run's artifacts. */
   onResult?: (result: ExecResult, phase: ValidationPhase) => void;
+  /**
+   * A failed `validate` command this returns a note for is tolerated (it already failed on the
+   * base commit): the run records it and goes on to the next command. `setup` never is.
+   */
+  tolerate?: (result: ExecResult) => string | undefined;
 }
 
 export interface ValidationRun {
@@ -40,6 +47,8 @@ export interface ValidationRun {
   /** Every command that ran, in order; the last one is the failure when `passed` is false. */
   results: ExecResult[];
   failed?: { phase: ValidationPhase; result: ExecResult };
+  /** Failed `validate` commands that `tolerate` excused, with its note. */
+  tolerated: { result: ExecResult; note: string }[];
   /** An unsandboxed run (the operator's choice) and the like, for the status comment and PR. */
   warnings: string[];
   /** Connections `setup` tried that the egress proxy refused, by host. */
@@ -56,7 +65,7 @@ export async function runValidation(
   worktree: string,
   options: ValidationOptions,
 ): Promise<ValidationRun> {
-  const { skipSetup, onResult, setupCache, ...commandOptions } = options;
+  const { skipSetup, onResult, onStart, tolerate, setupCache, ...commandOptions } = options;
   const plan: { phase: ValidationPhase; line: string; argv: string[] }[] = [
     ...(skipSetup ? [] : config.setup).map((line) => ({
       phase: 'setup' as const,
@@ -77,6 +86,7 @@ export async function runValidation(
     ...commandOptions,
   };
   const results: ExecResult[] = [];
+  const tolerated: ValidationRun['tolerated'] = [];
   // Every PR of an unsandboxed worker says so, commands or not.
   const warnings = new Set<string>(options.sandbox.mode === 'none' ? [UNSANDBOXED_WARNING] : []);
   const blocked = new Map<string, EgressReport['blocked'][number]>();
@@ -86,12 +96,14 @@ export async function runValidation(
       results,
       warnings: [...warnings, ...(refused.length > 0 ? [blockedWarning(refused)] : [])],
       blocked: refused,
+      tolerated,
       ...extra,
     };
   };
   for (const step of plan) {
     if (options.signal?.aborted) break;
     const setup = step.phase === 'setup';
+    onStart?.(step.line, step.phase);
     const result = await runCommand(step.argv, {
       ...base,
       label: step.line,
@@ -107,6 +119,11 @@ export async function runValidation(
     }
     onResult?.(result, step.phase);
     if (result.exit_code !== 0 || result.timed_out) {
+      const note = setup ? undefined : tolerate?.(result);
+      if (note !== undefined) {
+        tolerated.push({ result, note });
+        continue;
+      }
       return done({ passed: false, failed: { phase: step.phase, result } });
     }
   }

@@ -3,7 +3,7 @@
  * do next, and a redacted excerpt. Every user-facing failure says all four (STYLE.md).
  */
 import type { ErrorCode, ErrorShape } from '../errors.js';
-import { clip, cell, fence, runMarker } from './markdown.js';
+import { clip, cell, codeSpan, fence, runMarker } from './markdown.js';
 import { neutralizeMarkdown, type NeutralizeOptions } from './neutralize-markdown.js';
 import type { RepoCoords } from './types.js';
 
@@ -39,6 +39,8 @@ export function nextStep(code: ErrorCode, command: string): string {
       return `Triage rated this above \`risk_threshold\`. Split the issue into smaller ones, or raise \`risk_threshold\` in \`.github/autofix.yml\`, then comment \`${command}\`.`;
     case 'VALIDATION_FAILED':
       return `The change did not pass the repository's \`validate\` commands. Comment \`${command} <more detail>\` (expected behaviour, files to touch) to try again, or fix it by hand.`;
+    case 'SETUP_FAILED':
+      return `A \`setup\` command failed on the base commit, before any change was tried, so no fix was attempted. Change \`setup:\` in \`.github/autofix.yml\` on the default branch (for example \`npm install\` instead of \`npm ci\` when no lockfile is committed, or a host in \`network_allow\`), then comment \`${command}\`.`;
     case 'LLM_OUTPUT_INVALID':
     case 'INVALID_DIFF':
       return `The model's answer could not be used even after repairs. Comment \`${command} <more detail>\` naming the files and the expected change.`;
@@ -58,6 +60,72 @@ export function nextStep(code: ErrorCode, command: string): string {
     case 'INTERNAL':
       return `This looked temporary and was retried without success. Check the LLM endpoint and the app's logs, then comment \`${command}\` to try again.`;
   }
+}
+
+/** The code stage's root cause (`details.root_cause`), when the error carries one. */
+interface RootCauseView {
+  phase: string;
+  command: string;
+  exit_code: number | null;
+  timed_out: boolean;
+  new_failures: string[] | null;
+  tail: string;
+  log?: string;
+  network?: boolean;
+}
+
+function rootCauseOf(error: ErrorShape): { root: RootCauseView; after: string[] } | undefined {
+  const d = error.details as { root_cause?: Partial<RootCauseView>; after?: unknown } | undefined;
+  const root = d?.root_cause;
+  if (!root || typeof root.command !== 'string' || typeof root.tail !== 'string') return undefined;
+  return {
+    root: {
+      phase: String(root.phase ?? 'validate'),
+      command: root.command,
+      exit_code: typeof root.exit_code === 'number' ? root.exit_code : null,
+      timed_out: root.timed_out === true,
+      new_failures: Array.isArray(root.new_failures) ? root.new_failures.map(String) : null,
+      tail: root.tail,
+      ...(typeof root.log === 'string' ? { log: root.log } : {}),
+      network: root.network === true,
+    },
+    after: Array.isArray(d.after) ? d.after.map(String) : [],
+  };
+}
+
+/** Root cause first: the command, how it ended, the end of its output, then what came after. */
+function renderRootCause(
+  view: { root: RootCauseView; after: string[] },
+  redact: (text: string) => string,
+  options: NeutralizeOptions,
+): string[] {
+  const { root, after } = view;
+  const inline = (text: string): string =>
+    neutralizeMarkdown(redact(text), { ...options, inline: true });
+  const ended = root.timed_out ? 'timed out' : `exited with ${root.exit_code ?? 'no exit code'}`;
+  const parts = [
+    `**Root cause:** the ${root.phase === 'setup' ? 'setup' : 'validation'} command ${codeSpan(redact(root.command))} ${ended}.`,
+  ];
+  if (root.new_failures && root.new_failures.length > 0) {
+    const shown = root.new_failures.slice(0, 10).map((n) => codeSpan(redact(n)));
+    const more = root.new_failures.length > 10 ? ` and ${root.new_failures.length - 10} more` : '';
+    parts.push(
+      `Failing with the change and passing on the base commit: ${shown.join(', ')}${more}.`,
+    );
+  }
+  if (root.network) {
+    parts.push(
+      'Its output looks like it needed the network: `validate` commands run without any network (only `setup:` may reach the package registries and the hosts in `network_allow`).',
+    );
+  }
+  parts.push(
+    `Output of ${codeSpan(redact(root.command))} (first and last lines, secrets redacted):\n\n${fence(clip(redact(root.tail), MAX_EXCERPT), 'text')}`,
+  );
+  if (after.length > 0) {
+    parts.push(`**After that:**\n${after.map((a) => `- ${inline(a)}`).join('\n')}`);
+  }
+  if (root.log) parts.push(`Full log on the worker: ${codeSpan(redact(root.log))}`);
+  return parts;
 }
 
 function excerptOf(error: ErrorShape): string | undefined {
@@ -86,10 +154,13 @@ export function renderFailureComment(input: FailureCommentInput): string {
     `### ❌ Autofix failed during the **${input.stage}** stage${tries}`,
     `**Error:** \`${error.code}\` — ${cell(neutralizeMarkdown(firstLine, { ...options, inline: true }))}`,
   ];
+  const rootCause = rootCauseOf(error);
   const rest = error.message.split('\n').slice(1).join('\n').trim();
-  if (rest) parts.push(neutralizeMarkdown(redact(rest), options));
+  // With a root cause, its parts are rendered from the details (the output fenced, not as text).
+  if (rootCause) parts.push(...renderRootCause(rootCause, redact, options));
+  else if (rest) parts.push(neutralizeMarkdown(redact(rest), options));
   parts.push(`**What you can do:** ${nextStep(error.code, input.command)}`);
-  const excerpt = excerptOf(error);
+  const excerpt = rootCause ? undefined : excerptOf(error);
   if (excerpt) {
     parts.push(
       `<details><summary>Details (secrets redacted)</summary>\n\n${fence(clip(redact(excerpt), MAX_EXCERPT), 'text')}\n\n</details>`,

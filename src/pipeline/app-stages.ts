@@ -26,6 +26,7 @@ import {
 } from '../github/pull-request.js';
 import { cloneUrlHost } from '../github/repo-url.js';
 import type { RunFailedHook, RunJobData, StageProcessors } from '../queue/types.js';
+import { createRunLog } from '../artifacts/run-log.js';
 import { toCodeOutput, type CodeOutput } from './app/code-output.js';
 import { resumeCode } from './app/resume-code.js';
 import {
@@ -45,6 +46,7 @@ import { prepareContext } from './prepare-context.js';
 import { writePullRequest } from './pr/write-pull-request.js';
 import { snapshotOverrides } from './snapshot-overrides.js';
 import { runTriage } from './triage/run-triage.js';
+import { validationLogWriter } from './validation-log.js';
 
 export type { AppStageDeps } from './app/stage-io.js';
 
@@ -155,6 +157,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             samples.filter((s): s is string => s !== undefined),
           );
           const context = await prepareContext(ws, issue);
+          let logs = 0;
           const code = await runCodeAgent(
             {
               issue,
@@ -164,7 +167,15 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
               style,
               codeContext: context.codeContext,
             },
-            { ...stagePorts(ctx, llm, readOverride), workspace: codeWs },
+            {
+              ...stagePorts(ctx, llm, readOverride),
+              workspace: codeWs,
+              onValidation: validationLogWriter(
+                createRunLog(join(deps.settings.workdir, 'runs', job.runId), deps.redact),
+                () => (logs += 1),
+                deps.settings.workdir,
+              ),
+            },
           );
           const commit = await commitChange(ws, {
             issue,

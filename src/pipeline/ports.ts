@@ -9,9 +9,12 @@ import type { Logger } from '../logger.js';
 export type StageName = 'triage' | 'plan' | 'code' | 'validate' | 'commit' | 'pr';
 
 export interface ProgressEvent {
-  stage: StageName;
+  /** A stage, or a step within one: opening the workspace, the repository's `setup`. */
+  stage: StageName | 'workspace' | 'setup';
   status: 'start' | 'done' | 'failed' | 'info';
   message: string;
+  /** A long step saying it is still running (a terminal with a live line can skip it). */
+  heartbeat?: boolean;
 }
 
 export interface PipelinePorts {

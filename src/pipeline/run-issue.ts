@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Commit, FixPlan, TriageResult } from '../contracts.js';
 import { detectStyle } from '../context/detect-style.js';
-import {
-  checkSandbox,
-  withRepoSandbox,
-  type SandboxPolicy,
-  type ValidationRun,
-} from '../exec/index.js';
+import { checkSandbox, withRepoSandbox, type SandboxPolicy } from '../exec/index.js';
 import { prepareBranch } from '../git/branch.js';
 import { DEFAULT_BOT_IDENTITY, type GitIdentity } from '../git/identity.js';
 import { pushBranch } from '../git/push.js';
@@ -25,7 +20,7 @@ import {
   type WorkspaceOptions,
 } from '../git/workspace.js';
 import { createCodeWorkspace, repoPathPolicy } from './code/code-workspace.js';
-import { runCodeAgent, type CodeResult } from './code/run-code-agent.js';
+import { runCodeAgent, type CodePorts, type CodeResult } from './code/run-code-agent.js';
 import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
 import type { IssueInput, PipelinePorts, StageName } from './ports.js';
@@ -50,7 +45,8 @@ export interface RunIssueOptions {
   /** The operator's sandbox for repository commands. */
   sandbox: SandboxPolicy;
   runId?: string;
-  onValidation?: (run: ValidationRun) => void;
+  /** Each validation run; returns the artifact that holds its log. */
+  onValidation?: CodePorts['onValidation'];
   /**
    * An earlier run's branch for this issue, to start over from the base and replace (the user
    * asked for it); without it an existing branch for the plan's name is refused.
@@ -97,10 +93,16 @@ export async function runIssue(
 
   let ws: Workspace | undefined;
   try {
+    ports.progress?.({ stage: 'workspace', status: 'start', message: 'preparing the workspace' });
     ws = await openWorkspace(options.workspace);
     const openedWs = ws;
     const worktree = ws.worktree;
     const context = await prepareContext(openedWs, issue, options.contextBudget);
+    ports.progress?.({
+      stage: 'workspace',
+      status: 'done',
+      message: `workspace ready at ${openedWs.base_commit.slice(0, 12)}`,
+    });
     // The repository's prompt overrides, read at the base before any branch is checked out.
     ports = { ...ports, readOverride: ports.readOverride ?? (await snapshotOverrides(worktree)) };
     const policy = repoPathPolicy(config);

@@ -16,9 +16,7 @@ import {
   operatorSandbox,
   passthroughValues,
   withRepoSandbox,
-  type ExecResult,
   type SandboxMode,
-  type ValidationRun,
 } from '../exec/index.js';
 import { findIssueBranches } from '../git/branch-name.js';
 import { runGit } from '../git/run-git.js';
@@ -28,6 +26,7 @@ import type { Logger } from '../logger.js';
 import type { ProgressEvent } from './ports.js';
 import { runIssue, RunFailure, type RunIssueResult } from './run-issue.js';
 import { sanitizeUntrustedText } from './untrusted-text.js';
+import { validationLogWriter } from './validation-log.js';
 
 export interface LocalRunOptions {
   repo: string;
@@ -151,6 +150,8 @@ export async function runLocal(
   deps: { log: Logger; progress?: (e: ProgressEvent) => void; signal?: AbortSignal },
 ): Promise<LocalRunReport> {
   const repo = resolve(options.repo);
+  // The first line within a second: the checks below spawn git and probe the sandbox.
+  deps.progress?.({ stage: 'workspace', status: 'start', message: `checking ${repo}` });
   const pre = await preflight(repo);
   const config: RepoConfig = {
     ...pre.config,
@@ -209,10 +210,7 @@ export async function runLocal(
       );
     },
   });
-  const onValidation = (run: ValidationRun): void => {
-    const n = llm.usage.records().length;
-    runLog.build(Math.max(n, 1), run.results.map(formatCommandLog).join('\n\n'));
-  };
+  const onValidation = validationLogWriter(runLog, () => llm.usage.records().length);
 
   const sandbox = operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' });
   // Fail before the first token: the run would stop at validation anyway.
@@ -300,10 +298,6 @@ export async function runLocal(
     });
   }
   return report;
-}
-
-function formatCommandLog(r: ExecResult): string {
-  return `$ ${r.command}\nexit code: ${r.exit_code ?? 'none'}${r.timed_out ? ' (timed out)' : ''} · ${r.duration_ms} ms\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
 }
 
 /** For tests and `--issue-file`. */

@@ -1,5 +1,5 @@
 /** The real CodeWorkspace: the edit engine and the sandboxed runner over a job's worktree. */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
@@ -13,6 +13,8 @@ import {
 import { gitApplyCheck } from '../../git/apply-check.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
+import { worktreeGit } from '../../git/worktree-git.js';
+import { baselineEntry, baselineKey, type Baseline } from './baseline.js';
 import type { CodeWorkspace } from './run-code-agent.js';
 
 export function repoPathPolicy(
@@ -69,19 +71,84 @@ export function createCodeWorkspace(
         isIgnored: (paths) => checkIgnore(ws.worktree, paths, { gitDir: ws.gitDir }),
         checkDiff: (dir, diff) => gitApplyCheck(dir, diff, { gitDir: ws.gitDir }),
       }),
-    validate: async ({ skipSetup }) => {
-      if (!skipSetup && config.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
-      return runValidation(config, ws.worktree, {
-        ...options,
-        sandbox,
-        skipSetup,
-        home: ws.homeDir,
-        tmpDir: ws.tmpDir,
-        setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
-        // The workspace's own list plus the caller's (directories holding the worker's secrets).
-        hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
-        readOnlyPaths: ws.sandboxReadOnly,
-      });
+    setup: async (hooks) => {
+      if (config.setup.length === 0) return undefined;
+      await mkdir(ws.cacheDir, { recursive: true });
+      return run({ ...config, validate: [] }, { ...hooks, skipSetup: false });
     },
+    baseline: async (hooks) => {
+      if (!config.baseline || config.validate.length === 0) return null;
+      const commit = (await worktreeGit(ws, ['rev-parse', 'HEAD'])).stdout.trim();
+      const key = baselineKey(commit, config, sandbox.mode);
+      const file = join(ws.workdir, 'baselines', `${key}.json`);
+      const cached = await readBaseline(file, key);
+      if (cached) return { baseline: cached, cached: true };
+      const validation = await run(config, {
+        ...hooks,
+        skipSetup: true,
+        // Every command runs, to know each one's state on the base commit.
+        tolerate: () => '',
+      });
+      if (options.signal?.aborted) return null;
+      await restoreTracked(ws);
+      const baseline: Baseline = {
+        commit,
+        key,
+        commands: validation.results.map(baselineEntry),
+        created_at: new Date().toISOString(),
+      };
+      await writeBaseline(file, baseline).catch((err: unknown) =>
+        options.logger?.warn({ err: String(err) }, 'baseline not cached'),
+      );
+      return { baseline, cached: false, run: validation };
+    },
+    validate: (validateOptions) => run(config, validateOptions),
   };
+
+  async function run(
+    cfg: RepoConfig,
+    extra: Pick<ValidationOptions, 'skipSetup' | 'onStart' | 'onResult' | 'tolerate'>,
+  ) {
+    if (!extra.skipSetup && cfg.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
+    return runValidation(cfg, ws.worktree, {
+      ...options,
+      ...extra,
+      sandbox,
+      home: ws.homeDir,
+      tmpDir: ws.tmpDir,
+      setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
+      // The workspace's own list plus the caller's (directories holding the worker's secrets).
+      hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
+      readOnlyPaths: ws.sandboxReadOnly,
+    });
+  }
+}
+
+/** A cached baseline of the same key, or undefined (missing, unreadable, another shape). */
+async function readBaseline(file: string, key: string): Promise<Baseline | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as Baseline;
+    return value.key === key && Array.isArray(value.commands) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written aside and renamed: a concurrent reader sees the old file or the whole new one. */
+async function writeBaseline(file: string, baseline: Baseline): Promise<void> {
+  await mkdir(join(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(baseline, null, 2)}\n`);
+  await rename(tmp, file);
+}
+
+/**
+ * Tracked files a validate command rewrote on the base commit (a build step, a snapshot update)
+ * are put back, so the change is applied to the commit's own content.
+ */
+async function restoreTracked(ws: Workspace): Promise<void> {
+  const changed = (await worktreeGit(ws, ['diff', '--name-only', '-z', 'HEAD'])).stdout
+    .split('\0')
+    .filter(Boolean);
+  if (changed.length > 0) await worktreeGit(ws, ['checkout', 'HEAD', '--', ...changed]);
 }

@@ -4,6 +4,7 @@
  */
 import type { CommandResult } from '../../contracts.js';
 import { isAutofixError } from '../../errors.js';
+import type { ValidationPhase } from '../../exec/run-validation.js';
 
 export type FailureStage = 'apply' | 'validate';
 
@@ -13,6 +14,14 @@ export interface FailureBrief {
   command: string | null;
   exit_code: number | null;
   excerpt: string;
+  /** For a failed command: which phase, and its whole (redacted) output for the report. */
+  phase?: ValidationPhase;
+  output?: string;
+  /** Names that fail with the change and did not on the base commit. */
+  new_failures?: string[] | null;
+  network?: boolean;
+  /** The artifact holding the whole log. */
+  log?: string;
 }
 
 const MAX_EXCERPT_CHARS = 4_000;
@@ -30,14 +39,20 @@ export function excerptOf(text: string): string {
   return cut ? `[… earlier output cut; full log in the run's artifacts …]\n${out}` : out;
 }
 
-export function briefFromCommand(result: CommandResult): FailureBrief {
+export function briefFromCommand(
+  result: CommandResult,
+  extra: Pick<FailureBrief, 'phase' | 'new_failures' | 'network' | 'log'> = {},
+): FailureBrief {
   const output = [result.stdout, result.stderr].filter((s) => s.trim() !== '').join('\n');
+  const shown = result.timed_out ? `${output}\n(command timed out and was killed)` : output;
   return {
     stage: 'validate',
     code: result.timed_out ? 'TIMEOUT' : 'VALIDATION_FAILED',
     command: result.command,
     exit_code: result.exit_code,
-    excerpt: excerptOf(result.timed_out ? `${output}\n(command timed out and was killed)` : output),
+    excerpt: excerptOf(shown),
+    output: shown,
+    ...extra,
   };
 }
 
@@ -56,5 +71,19 @@ export function renderBrief(brief: FailureBrief): string {
     brief.stage === 'apply'
       ? `Your previous answer was refused before anything was written (${brief.code}). Nothing from it was applied.`
       : `Validation failed: \`${brief.command}\` exited with ${brief.exit_code ?? 'no exit code'} (${brief.code}).`;
-  return `${head}\n\n${brief.excerpt}`;
+  const extra: string[] = [];
+  if (brief.new_failures && brief.new_failures.length > 0) {
+    extra.push(
+      `These fail with your change and pass on the base commit (fix these; failures not listed here already existed before the change):\n${brief.new_failures
+        .slice(0, 30)
+        .map((n) => `- ${n}`)
+        .join('\n')}`,
+    );
+  }
+  if (brief.network) {
+    extra.push(
+      'The output looks like something tried to use the network: validation commands run without any network, so code and tests must not need it.',
+    );
+  }
+  return [head, ...extra, brief.excerpt].join('\n\n');
 }

@@ -1,15 +1,20 @@
 /**
- * Code stage (seed 003 + the repair loops of seeds 000/001): one LLM call per planned file, all
- * answers applied together or not at all, then the repository's own checks; on any refusal or
+ * Code stage (seed 003 + the repair loops of seeds 000/001): `setup` and the base commit's own
+ * validation (the baseline) run while the model writes one answer per planned file; all answers
+ * are applied together or not at all, then the repository's own checks; on any refusal or
  * failure the code fixer gets a bounded brief, the newest content of every changed file and its
- * own earlier debug notes, up to `max_repair_attempts` times.
+ * own earlier debug notes, up to `max_repair_attempts` times. A failing `setup` on the base commit
+ * ends the run (`SETUP_FAILED`) without a repair; a failure that already exists on the base commit
+ * is reported, not sent to the fixer (`baseline.ts` has the rule). A run that fails reports the
+ * root cause first: the last failing validation command, then what the repairs did after it.
  */
 import type { EditFormat, RepoConfig } from '../../config/repo-config.js';
 import type { CommandResult, FixPlan } from '../../contracts.js';
 import type { StyleConfig } from '../../context/detect-style.js';
 import type { ApplyEditsResult } from '../../edits/index.js';
 import { AutofixError, isAutofixError } from '../../errors.js';
-import type { ValidationRun } from '../../exec/index.js';
+import type { ExecResult, ValidationPhase, ValidationRun } from '../../exec/index.js';
+import { looksLikeNetworkFailure } from '../../exec/failure-signature.js';
 import type { ChangedFile } from '../../llm/format-file-replacements.js';
 import { loadAgent, loadEditFormatInstructions, type AgentName } from '../../llm/load-agent.js';
 import { renderAgent, type TemplateData } from '../../llm/render-agent.js';
@@ -20,8 +25,23 @@ import {
   parsePlanAmendments,
   type PromptBase,
 } from './code-prompts.js';
+import {
+  baselineFailing,
+  judgeFailure,
+  networkHint,
+  touchesSetupInputs,
+  type Baseline,
+} from './baseline.js';
+import { commandProgress } from './command-progress.js';
 import { briefFromCommand, briefFromError, type FailureBrief } from './failure-brief.js';
 import { mapLimit } from './map-limit.js';
+import {
+  firstLine,
+  renderRootCause,
+  rootCauseOf,
+  setupFailed,
+  type RootCause,
+} from './root-cause.js';
 
 /** The work tree, seen by the code stage. */
 export interface CodeWorkspace {
@@ -32,8 +52,28 @@ export interface CodeWorkspace {
     texts: readonly string[],
     scope: readonly string[],
   ): Promise<ApplyEditsResult>;
-  validate(options: { skipSetup: boolean }): Promise<ValidationRun>;
+  /** `setup` on the base commit; undefined when the repository has none. */
+  setup(hooks: CommandHooks): Promise<ValidationRun | undefined>;
+  /** The base commit's own validation (cached); null when turned off or nothing validates. */
+  baseline(
+    hooks: CommandHooks,
+  ): Promise<{ baseline: Baseline; cached: boolean; run?: ValidationRun } | null>;
+  validate(
+    options: CommandHooks & {
+      skipSetup: boolean;
+      tolerate?: (result: ExecResult) => string | undefined;
+    },
+  ): Promise<ValidationRun>;
 }
+
+export interface CommandHooks {
+  onStart?: (line: string, phase: ValidationPhase) => void;
+  onResult?: (result: ExecResult, phase: ValidationPhase) => void;
+  signal?: AbortSignal;
+}
+
+/** Which validation a log holds. */
+export type ValidationKind = 'setup' | 'baseline' | 'change';
 
 export interface CodeInput {
   issue: IssueInput;
@@ -54,12 +94,16 @@ export interface CodeResult {
   amendments: { path: string; why: string }[];
   /** Repair rounds used (0 = the first answer passed). */
   repairs: number;
+  /** The base commit's validation: whether it came from the cache, and what already failed. */
+  baseline: { commit: string; cached: boolean; failing: string[] } | null;
+  /** Commands whose failure after the change already existed on the base commit. */
+  preexisting: string[];
 }
 
 export interface CodePorts extends PipelinePorts {
   workspace: CodeWorkspace;
-  /** Called with each validation run (artifacts: `query-N-build.txt`). */
-  onValidation?: (run: ValidationRun) => void;
+  /** Called with each validation run; returns the artifact that holds its log, if any. */
+  onValidation?: (run: ValidationRun, kind: ValidationKind) => string | undefined;
 }
 
 export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<CodeResult> {
@@ -75,15 +119,21 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     style: input.style,
     codeContext: input.codeContext,
     editFormatInstructions: await loadEditFormatInstructions(format, agentOptions),
+    // Large files are shown as regions for the formats that quote lines (`file-view.ts`).
+    editFormat: format,
   };
-  const ask = async (name: AgentName, data: TemplateData): Promise<string> => {
+  const ask = async (
+    name: AgentName,
+    data: TemplateData,
+    signal: AbortSignal | undefined = ports.signal,
+  ): Promise<string> => {
     const prompt = renderAgent(await loadAgent(name, agentOptions), data);
     const reply = await ports.llm.chat({
       model: input.model,
       messages: prompt.messages,
       temperature: prompt.temperature,
       stage: 'code',
-      ...(ports.signal ? { signal: ports.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
     return reply.text;
   };
@@ -94,7 +144,32 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   const touched = new Set<string>();
   const notes = { user: [] as string[], debug: [] as string[] };
   const amendments: { path: string; why: string }[] = [];
-  let setupPassed = false;
+  /** The newest failing validation of the change: what the report leads with. */
+  let rootCause: RootCause | undefined;
+  /** What each repair round did after the first answer, for the report. */
+  const after: string[] = [];
+  let round = 0;
+  let baseline: Baseline | null = null;
+  let baselineCached = false;
+
+  const hooks = (kind: ValidationKind, signal?: AbortSignal): CommandHooks => ({
+    ...commandProgress(ports.progress, kind),
+    ...(signal ? { signal } : {}),
+  });
+
+  /** Setup and the baseline on the base commit; throws SETUP_FAILED when setup fails. */
+  const prepare = async (signal: AbortSignal): Promise<string[]> => {
+    const setupRun = await workspace.setup(hooks('setup', signal));
+    if (setupRun) {
+      const log = ports.onValidation?.(setupRun, 'setup');
+      if (!setupRun.passed && !signal.aborted) throw setupFailed(setupRun, log);
+    }
+    const base = signal.aborted ? null : await workspace.baseline(hooks('baseline', signal));
+    if (base?.run) ports.onValidation?.(base.run, 'baseline');
+    baseline = base?.baseline ?? null;
+    baselineCached = base?.cached ?? false;
+    return setupRun?.warnings ?? [];
+  };
 
   /** Applies one round's answers and validates; returns the failure, or the passing run. */
   const attempt = async (
@@ -110,13 +185,19 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
         status: 'info',
         message: `answer refused (${err.code}); asking the fixer`,
       });
+      if (round > 0)
+        after.push(
+          `repair ${round}: the answer was refused (${err.code}): ${firstLine(err.message)}`,
+        );
       return { brief: briefFromError(err) };
     }
     notes.user.push(...applied.changeSet.notes.user);
     notes.debug.push(...applied.changeSet.notes.debug);
+    const roundPaths: string[] = [];
     for (const file of applied.files) {
       if (file.unchanged) continue;
       touched.add(file.path);
+      roundPaths.push(file.path);
       if (file.created) created.add(file.path);
       changed.push({
         path: file.path,
@@ -127,6 +208,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       const why = applied.noChange
         ? `The answer says no change is needed: ${applied.noChange}`
         : 'The answer changes no file.';
+      if (round > 0) after.push(`repair ${round}: ${why}`);
       return {
         brief: briefFromError(
           new AutofixError(
@@ -141,11 +223,38 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       status: 'start',
       message: `validating ${touched.size} changed file(s)`,
     });
-    const run = await workspace.validate({ skipSetup: setupPassed });
-    ports.onValidation?.(run);
-    if (run.failed?.phase === 'validate' || run.passed) setupPassed = true;
+    const entryOf = (command: string) => baseline?.commands.find((c) => c.command === command);
+    const run = await workspace.validate({
+      ...hooks('change'),
+      // Setup ran on the base commit; again only when the change touched what it installs from.
+      skipSetup: !touchesSetupInputs(roundPaths),
+      tolerate: (result) => {
+        const verdict = judgeFailure(result, entryOf(result.command));
+        if (verdict.kind === 'new') return undefined;
+        const hint = networkHint(entryOf(result.command));
+        return hint ? `${verdict.note} ${hint}` : verdict.note;
+      },
+    });
+    const log = ports.onValidation?.(run, 'change');
     if (run.passed) return { run };
-    return { brief: briefFromCommand(run.failed?.result ?? run.results[run.results.length - 1]!) };
+    const failed = run.failed ?? {
+      phase: 'validate' as const,
+      result: run.results[run.results.length - 1]!,
+    };
+    const verdict = judgeFailure(failed.result, entryOf(failed.result.command));
+    const brief = briefFromCommand(failed.result, {
+      phase: failed.phase,
+      new_failures: verdict.kind === 'new' ? verdict.newFailures : null,
+      network: looksLikeNetworkFailure(`${failed.result.stdout}\n${failed.result.stderr}`),
+      ...(log ? { log } : {}),
+    });
+    rootCause = rootCauseOf(brief, round);
+    if (round > 0) {
+      after.push(
+        `repair ${round}: \`${brief.command}\` still fails (exit ${brief.exit_code ?? 'none'})`,
+      );
+    }
+    return { brief };
   };
 
   ports.progress?.({
@@ -153,25 +262,54 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     status: 'start',
     message: `writing ${input.plan.file_changes.length} planned file change(s)`,
   });
-  const answers = await mapLimit(input.plan.file_changes, input.concurrency ?? 3, async (change) =>
-    ask('code-agent', codeAgentData(base, change, await workspace.readFile(change.path))),
-  );
-  let outcome = await attempt(answers);
-  let repairs = 0;
-  while ('brief' in outcome && repairs < input.config.max_repair_attempts) {
-    repairs += 1;
+  // The model writes while setup and the baseline run; whichever fails first stops the other.
+  const stopAsks = new AbortController();
+  const stopChecks = new AbortController();
+  const asksSignal = ports.signal
+    ? AbortSignal.any([ports.signal, stopAsks.signal])
+    : stopAsks.signal;
+  const checksSignal = ports.signal
+    ? AbortSignal.any([ports.signal, stopChecks.signal])
+    : stopChecks.signal;
+  /** Each planned file as the first round saw it: the fixer's view centres on what changed. */
+  const originals = new Map<string, string | undefined>();
+  const answersP = mapLimit(input.plan.file_changes, input.concurrency ?? 3, async (change) => {
+    const content = await workspace.readFile(change.path);
+    originals.set(change.path, content);
+    return ask('code-agent', codeAgentData(base, change, content), asksSignal);
+  });
+  const checksP = prepare(checksSignal);
+  const [answers, checks] = await Promise.allSettled([
+    answersP.catch((err: unknown) => {
+      stopChecks.abort();
+      throw err;
+    }),
+    checksP.catch((err: unknown) => {
+      stopAsks.abort();
+      throw err;
+    }),
+  ]);
+  // Setup's failure is the root cause even when it cut the model's answers short.
+  if (checks.status === 'rejected') throw checks.reason;
+  if (answers.status === 'rejected') throw answers.reason;
+  const setupWarnings = checks.value;
+
+  let outcome = await attempt(answers.value);
+  while ('brief' in outcome && round < input.config.max_repair_attempts) {
+    round += 1;
     ports.progress?.({
       stage: 'code',
       status: 'info',
-      message: `repair ${repairs}/${input.config.max_repair_attempts} after ${outcome.brief.code}${outcome.brief.command ? ` in \`${outcome.brief.command}\`` : ''}`,
+      message: `repair ${round}/${input.config.max_repair_attempts} after ${outcome.brief.code}${outcome.brief.command ? ` in \`${outcome.brief.command}\`` : ''}`,
     });
     const text = await ask(
       'code-fixer',
       codeFixerData(base, {
-        attempt: repairs,
+        attempt: round,
         maxAttempts: input.config.max_repair_attempts,
         brief: outcome.brief,
         changed,
+        originals,
         debugNotes: notes.debug,
         allowAmendments: input.config.allow_plan_amendments,
       }),
@@ -186,13 +324,21 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     }
     outcome = await attempt([text]);
   }
+  const repairs = round;
 
   if ('brief' in outcome) {
     const { brief } = outcome;
+    if (rootCause) {
+      // The change failed the repository's checks: that is the root cause, whatever came after.
+      throw new AutofixError('VALIDATION_FAILED', renderRootCause(rootCause, after, repairs), {
+        details: { root_cause: rootCause, after, repairs },
+        recoverable: false,
+      });
+    }
     throw new AutofixError(
-      brief.stage === 'validate' ? 'VALIDATION_FAILED' : (brief.code as AutofixError['code']),
-      `${brief.stage === 'validate' ? `\`${brief.command}\` still fails` : 'The change is still refused'} after ${repairs} repair attempt(s):\n${brief.excerpt}`,
-      { details: { brief, repairs }, recoverable: false },
+      brief.code as AutofixError['code'],
+      `The change is still refused after ${repairs} repair attempt(s):\n${brief.excerpt}`,
+      { details: { brief, after, repairs }, recoverable: false },
     );
   }
   const changes = [...touched].map((path) => {
@@ -201,12 +347,29 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       latest?.content === undefined ? 'deleted' : created.has(path) ? 'created' : 'modified';
     return { path, operation };
   });
+  const finalBaseline = baseline as Baseline | null;
+  const failingOnBase = baselineFailing(finalBaseline).map((c) => c.command);
+  const warnings = [...new Set([...setupWarnings, ...outcome.run.warnings])];
+  warnings.push(...outcome.run.tolerated.map((t) => t.note));
+  // Every validate command that ran failed, each excused by the baseline: nothing verified it.
+  const validated = outcome.run.results.filter((r) =>
+    finalBaseline?.commands.some((c) => c.command === r.command),
+  );
+  if (validated.length > 0 && validated.every((r) => r.exit_code !== 0 || r.timed_out)) {
+    warnings.push(
+      "No validation command passes, on the base commit or with the change, so the repository's checks do not verify this change: review it by hand.",
+    );
+  }
   return {
     changes: changes.filter((c) => !(c.operation === 'deleted' && created.has(c.path))),
     validation: outcome.run.results,
-    warnings: outcome.run.warnings,
+    warnings,
     notes,
     amendments,
     repairs,
+    baseline: finalBaseline
+      ? { commit: finalBaseline.commit, cached: baselineCached, failing: failingOnBase }
+      : null,
+    preexisting: outcome.run.tolerated.map((t) => t.result.command),
   };
 }

@@ -216,7 +216,10 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     // The test command prints the key: a build log is where secrets leak.
     repo = createSampleRepo({
       config: 'validate:\n  - node leak.js\nmax_repair_attempts: 1\nenv_passthrough: [LEAKED]\n',
-      files: { 'leak.js': `console.error('key is ${API_KEY}'); process.exit(1);\n` },
+      // Passes on the base commit (so the baseline does not excuse it), fails with the change.
+      files: {
+        'leak.js': `import { add } from './src/math.js';\nif (add(2, 3) === 5) { console.error('key is ${API_KEY}'); process.exit(1); }\n`,
+      },
     });
     llm.enqueue(
       json(TRIAGE),

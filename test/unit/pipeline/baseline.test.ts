@@ -1,0 +1,114 @@
+import type { CommandResult } from '../../../src/contracts.js';
+import { failureNames, looksLikeNetworkFailure } from '../../../src/exec/failure-signature.js';
+import {
+  baselineEntry,
+  baselineKey,
+  judgeFailure,
+  touchesSetupInputs,
+} from '../../../src/pipeline/code/baseline.js';
+import { DEFAULT_REPO_CONFIG } from '../../../src/config/repo-config.js';
+
+const result = (
+  stdout: string,
+  exit_code: number | null = 1,
+  timed_out = false,
+): CommandResult => ({
+  command: 'npm test',
+  exit_code,
+  stdout,
+  stderr: '',
+  duration_ms: 10,
+  timed_out,
+});
+
+describe('failureNames', () => {
+  it.each([
+    [
+      'jest',
+      'PASS a.test.js\nFAIL test/b.test.js (1.2 s)\n  ● parse › handles dates\n',
+      ['parse › handles dates', 'test/b.test.js'],
+    ],
+    ['vitest', ' FAIL  src/x.test.ts > sums\n × sums 12ms\n', ['src/x.test.ts > sums', 'sums']],
+    ['tap', 'ok 1 - a\nnot ok 2 - fetches rates # time=3ms\n', ['fetches rates # time=3ms']],
+    ['node:test', '✔ a (1.1ms)\n✖ b fails (2.5ms)\n', ['b fails']],
+    ['mocha', '  2 passing\n  1 failing\n\n  1) Router\n       matches paths:\n', ['Router']],
+    ['pytest', 'FAILED tests/test_a.py::test_x - assert 1 == 2\n', ['tests/test_a.py::test_x']],
+    ['go', '--- FAIL: TestAdd (0.00s)\n', ['TestAdd']],
+    [
+      'tsc',
+      "src/a.ts(10,5): error TS2322: Type 'x'\nsrc/b.ts:3:1 - error TS2304: Cannot find\n",
+      ['src/a.ts TS2322', 'src/b.ts TS2304'],
+    ],
+  ])('reads %s output', (_runner, output, names) => {
+    expect([...(failureNames(output) ?? [])].sort()).toEqual([...names].sort());
+  });
+
+  it('names nothing in output it does not recognise', () => {
+    expect(failureNames('Error: something broke\n    at x (a.js:1:1)\n')).toBeNull();
+  });
+
+  it('ignores the durations that differ between two runs of the same failure', () => {
+    expect(failureNames('✖ b fails (2.5ms)')).toEqual(failureNames('✖ b fails (31ms)'));
+  });
+
+  it('tells a network failure', () => {
+    expect(looksLikeNetworkFailure('getaddrinfo EAI_AGAIN registry.npmjs.org')).toBe(true);
+    expect(looksLikeNetworkFailure('TypeError: fetch failed')).toBe(true);
+    expect(looksLikeNetworkFailure('expected 5, got 6')).toBe(false);
+  });
+});
+
+describe('judgeFailure (the baseline rule)', () => {
+  const base = (stdout: string, exit = 1, timedOut = false) =>
+    baselineEntry(result(stdout, exit, timedOut));
+
+  it('blames the change for a command that passed on the base commit, or with no baseline', () => {
+    expect(judgeFailure(result('not ok 1 - a'), base('ok 1 - a', 0)).kind).toBe('new');
+    expect(judgeFailure(result('not ok 1 - a'), undefined).kind).toBe('new');
+  });
+
+  it('excuses the same failures, and blames any new one by name', () => {
+    const before = base('not ok 1 - net\nok 2 - add');
+    expect(judgeFailure(result('not ok 1 - net\nok 2 - add'), before)).toEqual(
+      expect.objectContaining({ kind: 'preexisting' }),
+    );
+    expect(judgeFailure(result('not ok 1 - net\nnot ok 2 - add'), before)).toEqual({
+      kind: 'new',
+      newFailures: ['add'],
+    });
+    // Fewer failures than before is not the change's fault either.
+    expect(judgeFailure(result('not ok 1 - net'), base('not ok 1 - net\nnot ok 2 - x')).kind).toBe(
+      'preexisting',
+    );
+  });
+
+  it('blames a change after which the runner names nothing (a crash before any test) or newly times out', () => {
+    expect(judgeFailure(result('SyntaxError: Unexpected token'), base('not ok 1 - net')).kind).toBe(
+      'new',
+    );
+    expect(judgeFailure(result('', null, true), base('boom')).kind).toBe('new');
+  });
+
+  it('excuses an unnamed failure only with the same exit code, and says it could not compare', () => {
+    const verdict = judgeFailure(result('boom', 2), base('boom', 2));
+    expect(verdict.kind).toBe('preexisting');
+    expect(verdict.kind === 'preexisting' && verdict.note).toContain('could not be compared');
+    expect(judgeFailure(result('boom', 1), base('boom', 2)).kind).toBe('new');
+  });
+
+  it('keys the cache by commit and the commands, not by anything else', () => {
+    const a = baselineKey('abc', DEFAULT_REPO_CONFIG, 'bwrap');
+    expect(baselineKey('abc', { ...DEFAULT_REPO_CONFIG }, 'bwrap')).toBe(a);
+    expect(baselineKey('abd', DEFAULT_REPO_CONFIG, 'bwrap')).not.toBe(a);
+    expect(
+      baselineKey('abc', { ...DEFAULT_REPO_CONFIG, validate: ['npm test'] }, 'bwrap'),
+    ).not.toBe(a);
+    expect(baselineKey('abc', DEFAULT_REPO_CONFIG, 'none')).not.toBe(a);
+  });
+
+  it('runs setup again only when the change touched a dependency manifest', () => {
+    expect(touchesSetupInputs(['src/a.js'])).toBe(false);
+    expect(touchesSetupInputs(['packages/x/package.json'])).toBe(true);
+    expect(touchesSetupInputs(['requirements-dev.txt'])).toBe(true);
+  });
+});
