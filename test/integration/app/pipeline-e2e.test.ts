@@ -4,7 +4,7 @@
  * repository's real test command) → a pushed commit and a pull request on the fake GitHub.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -255,7 +255,19 @@ describe('issues.labeled → real pipeline → pull request', () => {
       30_000,
       'the failure comment',
     );
-    expect(failure.body).toContain('node test.js');
+    // Root cause first: the command, its exit code, its output fenced, then the repairs, the log.
+    const body = failure.body;
+    const rootAt = body.indexOf(
+      '**Root cause:** the validation command `node test.js` exited with 1.',
+    );
+    expect(rootAt).toBeGreaterThan(0);
+    expect(body.indexOf('FAIL add(2, 3) = 6, expected 5')).toBeGreaterThan(rootAt);
+    expect(body).toContain(
+      '`node test.js` failed with exit code 1 with the change, and still after 1 repair attempt(s)',
+    );
+    const log = /Full log on the worker: `(runs\/[^`]+)`/.exec(body)?.[1];
+    expect(log).toMatch(/^runs\/run-[^/]+\/query-\d+-build\.txt$/);
+    expect(readFileSync(join(workdir, log!), 'utf8')).toContain('FAIL add(2, 3) = 6, expected 5');
     await waitFor(() => github.labels.has('automation-failed') || undefined, 10_000, 'the label');
     expect(github.pulls).toHaveLength(0);
     // Nothing left on the remote.
