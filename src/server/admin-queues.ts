@@ -16,12 +16,19 @@ export const ADMIN_PATH = '/admin/queues';
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /** Compares digests so the check takes the same time whatever the guess. */
-function passwordMatches(header: string | undefined, password: string): boolean {
+export function passwordMatches(header: string | undefined, password: string): boolean {
   const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
   if (!match?.[1]) return false;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const given = decoded.slice(decoded.indexOf(':') + 1);
   return decoded.includes(':') && timingSafeEqual(digest(given), digest(password));
+}
+
+/** 401 with the challenge of the dashboard's realm (the status page at `/` shares it). */
+export function askForPassword(res: ServerResponse): void {
+  res
+    .writeHead(401, { 'www-authenticate': 'Basic realm="autofix admin", charset="UTF-8"' })
+    .end('Authentication required\n');
 }
 
 export function adminQueues(options: {
@@ -47,9 +54,7 @@ export function adminQueues(options: {
     const path = req.url?.split('?')[0] ?? '';
     if (path !== ADMIN_PATH && !path.startsWith(`${ADMIN_PATH}/`)) return false;
     if (!passwordMatches(req.headers.authorization, password)) {
-      res
-        .writeHead(401, { 'www-authenticate': 'Basic realm="autofix admin", charset="UTF-8"' })
-        .end('Authentication required\n');
+      askForPassword(res);
       return true;
     }
     handle(req, res);

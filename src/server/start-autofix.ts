@@ -1,10 +1,12 @@
 /**
  * `autofix serve` as a function (tests and benchmarks call it too): Probot's server with the
- * webhook handlers, /healthz, /readyz, /metrics, Bull Board, and the stage workers unless disabled.
+ * webhook handlers, /healthz, /readyz, /metrics, Bull Board, the status page at `/`, the
+ * WEBHOOK_PROXY_URL relay when set, and the stage workers unless disabled.
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'probot';
 import type { Redactor } from '../artifacts/redact.js';
+import { webhookProxyUrl } from '../config/webhook-proxy.js';
 import { createApp } from '../index.js';
 import type { HttpHandler } from '../http-handler.js';
 import type { Logger } from '../logger.js';
@@ -30,6 +32,9 @@ import { limitWebhookBody } from './limit-webhook-body.js';
 import { logRedisCheck } from './log-redis-check.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
+import { WEBHOOK_PATH } from './setup-page.js';
+import { createWebhookActivity, statusPage } from './status-page.js';
+import { relayTarget, startWebhookRelay } from './webhook-relay.js';
 import { startWorkers, type WorkerSettings } from './worker-runtime.js';
 
 export interface AutofixServerOptions {
@@ -59,6 +64,11 @@ export interface AutofixServerOptions {
   maxWebhookBytes?: number;
   /** Missed-delivery reconciler: a pass on start, then one every so often (5 min; 0 = off). */
   reconcileIntervalMs?: number;
+  /**
+   * A smee.io-style channel to relay webhooks from (local development); undefined = the
+   * WEBHOOK_PROXY_URL environment variable (or `.env`), null = none.
+   */
+  webhookProxyUrl?: string | null;
 }
 
 export interface AutofixServer {
@@ -80,6 +90,13 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
   });
   logRedisCheck(backend.check, options.redisUrl, log);
   const ProbotWithDefaults = probotClass(options.github, log);
+  const appProbot = new ProbotWithDefaults();
+  const identity = createAppIdentity(() => appProbot.auth());
+  const activity = createWebhookActivity();
+  const proxyUrl =
+    options.webhookProxyUrl === undefined
+      ? webhookProxyUrl()
+      : (options.webhookProxyUrl ?? undefined);
   // The workers start after the server; readiness looks them up when asked.
   const started: { pool?: WorkerPool; admission?: AdmissionWorker } = {};
   const handlers: HttpHandler[] = [
@@ -98,6 +115,18 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
   });
   if (admin) handlers.push(admin);
   else log.info('ADMIN_PASSWORD is not set: Bull Board (/admin/queues) is disabled');
+  handlers.push(
+    statusPage({
+      appName: () => identity.botLogin().then((login) => login.replace(/\[bot\]$/, '')),
+      fallbackName: `GitHub App ${options.github.appId}`,
+      activity,
+      triggers: backend.triggers,
+      queues: backend.queues,
+      registry: backend.registry,
+      password: options.adminPassword,
+      ...(proxyUrl ? { relay: new URL(proxyUrl).origin } : {}),
+    }),
+  );
 
   const server = new Server({
     host: options.host,
@@ -118,7 +147,16 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
       metrics,
     }),
   );
+  // Verified deliveries only (Probot checked the signature), for the status page.
+  await server.load((app) => app.onAny((context) => activity.record(context.name)));
   const http: HttpServer = await server.start();
+  const relay = proxyUrl
+    ? startWebhookRelay({
+        source: proxyUrl,
+        target: relayTarget(server.host, server.port, WEBHOOK_PATH),
+        log,
+      })
+    : undefined;
   // Asks GitHub to redeliver what failed while we were down (App JWT: an app-level Octokit).
   const reconciler =
     options.reconcileIntervalMs === 0
@@ -133,7 +171,6 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
         });
 
   // Admission runs where webhooks arrive (also with --no-workers): it is part of intake.
-  const appProbot = new ProbotWithDefaults();
   started.admission = startAdmissionWorker({
     redisUrl: options.redisUrl,
     prefix: options.prefix,
@@ -142,7 +179,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
       intake: createRunIntake({ queues: backend.queues, registry: backend.registry, log }),
       configs,
       permissions: createPermissionChecker({ ttlMs: options.permissionCacheMs }),
-      identity: createAppIdentity(() => appProbot.auth()),
+      identity,
       metrics,
     }),
     log,
@@ -175,6 +212,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     stop(deadlineMs = 30_000) {
       stopping ??= (async () => {
         await reconciler?.stop();
+        await relay?.stop();
         const closed = server.stop();
         http.closeIdleConnections();
         const [result] = await Promise.all([
