@@ -1,9 +1,14 @@
 /** The short report `autofix run` prints on stdout when it ends. */
 import { readdirSync } from 'node:fs';
 import type { LocalRunReport } from '../pipeline/run-local.js';
+import { quote } from 'shell-quote';
 import { keepEnds } from '../text/keep-ends.js';
 
-export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStream): void {
+export function printRunReport(
+  report: LocalRunReport,
+  out: NodeJS.WritableStream,
+  options: { showDiff?: boolean } = {},
+): void {
   const lines: string[] = [];
   const r = report.result;
   lines.push(`Run ${report.runId}: ${report.outcome.toUpperCase()}`);
@@ -22,6 +27,11 @@ export function printRunReport(report: LocalRunReport, out: NodeJS.WritableStrea
         .split('\n')
         .map((l) => `  ${l}`),
     );
+  }
+  if (r?.commit && report.diffStat) {
+    lines.push('Diff:', ...report.diffStat.split('\n').map((l) => `  ${l.trim()}`));
+    if (options.showDiff) lines.push(r.commit.diff.trimEnd());
+    else lines.push(`  see it: git -C ${quote([report.repo ?? '.'])} show ${r.commit.branch}`);
   }
   if (r?.code) {
     lines.push('Files:');

@@ -55,6 +55,9 @@ export interface LocalRunReport {
   result?: RunIssueResult;
   failure?: { stage: string; code: string; message: string };
   prFile?: string;
+  /** The repository the branch landed in, and `git show --stat` of the commit. */
+  repo?: string;
+  diffStat?: string;
   /** Where the artifacts of an earlier run with the same id were moved. */
   previousArtifactsDir?: string;
 }
@@ -254,6 +257,12 @@ export async function runLocal(
     report.outcome = options.dryRun ? 'dry-run' : 'success';
     if (result.pr)
       report.prFile = runLog.text('pull-request.md', `# ${result.pr.title}\n\n${result.pr.body}`);
+    if (result.commit) {
+      report.repo = repo;
+      report.diffStat = (
+        await runGit(['show', '--stat', '--format=', result.commit.sha], { cwd: repo })
+      ).stdout.trimEnd();
+    }
   } catch (err) {
     const failure = err instanceof RunFailure ? err : new RunFailure('triage', err, {});
     const shape = toErrorShape(failure.error);

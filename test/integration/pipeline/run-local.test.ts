@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printRunReport } from '../../../src/bin/print-run-report.js';
 import { readSettings, type Settings } from '../../../src/config/env.js';
 import { silentLogger } from '../../../src/logger.js';
 import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
@@ -107,6 +108,20 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     };
     expect(summary.outcome).toBe('success');
     expect(summary.tokens.total).toBeGreaterThan(0);
+    // The report ends with the diff stat and the command that shows the diff; --show-diff prints it.
+    expect(report.diffStat).toMatch(/src\/math\.js \| 2 \+-/);
+    const printed = (showDiff: boolean): string => {
+      let text = '';
+      printRunReport(
+        report,
+        { write: (c: string) => ((text += c), true) } as unknown as NodeJS.WritableStream,
+        { showDiff },
+      );
+      return text;
+    };
+    expect(printed(false)).toContain(`  see it: git -C ${repo.dir} show ${commit.branch}\n`);
+    expect(printed(true)).toContain('+  return a + b;');
+    expect(printed(true)).not.toContain('see it:');
     // The key travels only in the Authorization header.
     for (const r of llm.chatRequests()) {
       expect(r.headers.authorization).toBe(`Bearer ${API_KEY}`);
