@@ -3,6 +3,7 @@
  * pino), narrowed to what we call. Secrets are redacted before anything is written.
  */
 import { pino } from 'pino';
+import pinoPretty from 'pino-pretty';
 import type { Redactor } from './artifacts/redact.js';
 
 export type LogFn = (objOrMsg: unknown, msg?: string) => void;
@@ -31,10 +32,22 @@ const CREDENTIAL_HEADERS = [
   'x-hub-signature-256',
 ].map((name) => `*.headers["${name}"]`);
 
+/**
+ * `pretty`: one readable line per entry (time, level, message, fields) for a person at a
+ * terminal; the default is pretty when the destination is a TTY, JSON otherwise (files, log
+ * collectors). Redaction happens before either format is written.
+ */
 export function createLogger(
-  options: { level?: string; redact?: Redactor; destination?: NodeJS.WritableStream } = {},
+  options: {
+    level?: string;
+    redact?: Redactor;
+    destination?: NodeJS.WritableStream;
+    pretty?: boolean;
+  } = {},
 ): Logger {
   const redact = options.redact;
+  const destination = options.destination ?? process.stderr;
+  const pretty = options.pretty ?? (destination as Partial<NodeJS.WriteStream>).isTTY === true;
   return pino(
     {
       level: options.level ?? 'info',
@@ -46,7 +59,15 @@ export function createLogger(
           }
         : {},
     },
-    options.destination ?? process.stderr,
+    pretty
+      ? pinoPretty({
+          destination,
+          sync: true,
+          colorize: (destination as Partial<NodeJS.WriteStream>).isTTY === true,
+          translateTime: 'SYS:HH:MM:ss',
+          ignore: 'pid,hostname',
+        })
+      : destination,
   );
 }
 

@@ -2,6 +2,7 @@
  * Stage progress on stderr: a spinner line rewritten in place on a TTY, plain lines otherwise
  * (CI logs, pipes).
  */
+import { Writable } from 'node:stream';
 import type { ProgressEvent } from '../pipeline/ports.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -12,10 +13,17 @@ const MARK: Record<ProgressEvent['status'], string> = {
   info: '·',
 };
 
-export function createProgressPrinter(stream: NodeJS.WriteStream): {
+export interface ProgressPrinter {
   onEvent: (e: ProgressEvent) => void;
   stop: () => void;
-} {
+  /**
+   * Where the run's log lines go: on a TTY the live progress line is cleared before a log line
+   * and drawn again after it, so the two never mix on one line.
+   */
+  logStream: NodeJS.WritableStream;
+}
+
+export function createProgressPrinter(stream: NodeJS.WriteStream): ProgressPrinter {
   const started = Date.now();
   const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(1)}s`;
   if (!stream.isTTY) {
@@ -23,6 +31,7 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): {
       onEvent: (e) =>
         stream.write(`[${elapsed()}] ${e.stage.padEnd(8)} ${MARK[e.status]} ${e.message}\n`),
       stop: () => undefined,
+      logStream: stream,
     };
   }
   let current = '';
@@ -56,5 +65,13 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): {
       clearInterval(timer);
       if (current) stream.write('\r\x1b[2K');
     },
+    logStream: new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        if (current) stream.write('\r\x1b[2K');
+        stream.write(chunk);
+        draw();
+        callback();
+      },
+    }),
   };
 }
