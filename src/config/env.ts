@@ -267,10 +267,27 @@ export function missingFor(settings: Settings, ...caps: Capability[]): string[] 
 export function requireSettings(settings: Settings, ...caps: Capability[]): void {
   const missing = missingFor(settings, ...caps);
   if (missing.length > 0) {
+    const note = missing.includes('OPENAI_API_KEY')
+      ? ' (OPENAI_API_KEY may be omitted for a local server when OPENAI_BASE_URL is set)'
+      : '';
     throw new AutofixError(
       'CONFIG_INVALID',
-      `Missing environment: set ${missing.join(', ')} (OPENAI_API_KEY may be omitted for a local server when OPENAI_BASE_URL is set).`,
-      { details: { missing } },
+      `Missing environment: set ${missing.join(', ')}${note}.`,
+      {
+        details: { missing },
+      },
     );
   }
+}
+
+/**
+ * The GitHub App credentials that are set, by variable name. None at all is the only case for
+ * `serve`'s setup mode; some but not all is a configuration error that names what is missing.
+ */
+export function givenAppCredentials(settings: Settings): string[] {
+  return [
+    settings.appId ? 'APP_ID' : undefined,
+    settings.privateKeyPath ? 'PRIVATE_KEY_PATH' : settings.privateKey ? 'PRIVATE_KEY' : undefined,
+    settings.webhookSecret ? 'WEBHOOK_SECRET' : undefined,
+  ].filter((name): name is string => name !== undefined);
 }

@@ -42,7 +42,7 @@ describe('autofix serve', () => {
 
   it('reports an invalid environment with every bad variable', async () => {
     const r = await runCli(['serve'], { env: { PORT: 'abc', REDIS_URL: 'http://x' } });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a configuration error (README "Exit codes")
     expect(r.stderr).toContain('PORT:');
     expect(r.stderr).toContain('REDIS_URL:');
   });

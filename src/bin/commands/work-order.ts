@@ -1,10 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { readSettings, scrubSecrets } from '../../config/env.js';
-import type { SandboxMode } from '../../exec/index.js';
+import { DEFAULT_MODEL } from '../cli-defaults.js';
+import { lazyAction } from '../lazy-action.js';
 import { sandboxOption } from '../sandbox-option.js';
-import { isAutofixError } from '../../errors.js';
-import { createLogger } from '../../logger.js';
-import { runWorkOrder } from '../../modes/work-order/run-work-order.js';
 
 function atLeast(min: number) {
   return (value: string): number => {
@@ -22,58 +19,24 @@ function temperature(value: string): number {
   return n;
 }
 
-interface WorkOrderFlags {
-  repo: string;
-  workOrder: string;
-  out: string;
-  maxAttempts: number;
-  llmModel?: string;
-  llmTemperature: number;
-  timeoutSeconds: number;
-  sandbox: SandboxMode;
-}
-
 export function workOrderCommand(): Command {
   return new Command('work-order')
     .description(
-      'Predecessor mode (seed 002): run a JSON work order with json-writes, acceptance commands and rollback.',
+      'Carry out a JSON work order on a repository: the model rewrites files within allowed_files, ' +
+        'then the acceptance commands run; a failed attempt is rolled back. Changes stay uncommitted.',
     )
     .requiredOption('--repo <dir>', 'git repository with a clean tree')
     .requiredOption('--work-order <file>', 'work order JSON')
-    .requiredOption('--out <dir>', 'artifacts folder')
-    .option('--max-attempts <n>', 'attempts', atLeast(1), 2)
-    .option('--llm-model <model>', 'model name')
-    .option('--llm-temperature <t>', 'temperature', temperature, 0)
-    .option('--timeout-seconds <s>', 'per-command timeout', atLeast(1), 600)
+    .requiredOption('--out <dir>', 'artifacts folder (outside the repository)')
+    .option('--max-attempts <n>', 'attempts, each from the starting commit', atLeast(1), 2)
+    .option('--llm-model <model>', `model (default: AUTOFIX_MODEL, else ${DEFAULT_MODEL})`)
+    .option('--llm-temperature <t>', 'sampling temperature, 0 to 2', temperature, 0)
+    .option(
+      '--timeout-seconds <s>',
+      'timeout of each verification and acceptance command',
+      atLeast(1),
+      600,
+    )
     .addOption(sandboxOption())
-    .action(async (flags: WorkOrderFlags) => {
-      try {
-        const settings = readSettings(process.env);
-        scrubSecrets(process.env);
-        const progress = (text: string): void => console.error(`work-order: ${text}`);
-        const report = await runWorkOrder(
-          {
-            repo: flags.repo,
-            workOrderFile: flags.workOrder,
-            out: flags.out,
-            maxAttempts: flags.maxAttempts,
-            ...(flags.llmModel ? { model: flags.llmModel } : {}),
-            temperature: flags.llmTemperature,
-            timeoutSeconds: flags.timeoutSeconds,
-            sandbox: flags.sandbox,
-          },
-          {
-            settings,
-            log: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
-            progress,
-          },
-        );
-        console.log(`verdict: ${report.verdict}`);
-        console.log(`run_summary: ${report.summaryPath}`);
-        process.exitCode = report.verdict === 'PASS' ? 0 : report.preflightFailed ? 2 : 1;
-      } catch (err) {
-        console.error(`autofix work-order: ${err instanceof Error ? err.message : String(err)}`);
-        process.exitCode = isAutofixError(err) && err.code === 'CONFIG_INVALID' ? 2 : 1;
-      }
-    });
+    .action(lazyAction(async () => (await import('../actions/work-order.js')).workOrder));
 }

@@ -1,74 +1,14 @@
 import { Command } from 'commander';
-import { createRedactor } from '../../artifacts/redact.js';
-import { loadDotEnv } from '../../config/dotenv.js';
-import { missingFor, readSettings, scrubSecrets } from '../../config/env.js';
-import { AutofixError } from '../../errors.js';
-import { createLogger } from '../../logger.js';
-import { sandboxAtStart } from '../sandbox-at-start.js';
-import { createRunFailedHook, createStageProcessors } from '../../pipeline/app-stages.js';
-import { checkRedis } from '../../queue/check-redis.js';
-import { createMetrics } from '../../queue/metrics.js';
-import { startWorkerProcess } from '../../server/start-worker-process.js';
-import {
-  readWorkerFlags,
-  stopOnSignals,
-  withWorkerFlags,
-  type WorkerFlags,
-} from './worker-flags.js';
+import { lazyAction } from '../lazy-action.js';
+import { withWorkerFlags } from './worker-flags.js';
 
 export function workerCommand(): Command {
   return withWorkerFlags(
     new Command('worker')
       .description('Run job processors only (start many against one Redis to scale out).')
-      .option('--metrics-port <port>', 'serve /healthz, /readyz and /metrics on this port'),
-  ).action(async (flags: WorkerFlags & { metricsPort?: string }) => {
-    loadDotEnv('.env', process.env);
-    const settings = readSettings(process.env);
-    // From here on the secrets live in `settings` only: no child process can inherit them.
-    scrubSecrets(process.env);
-    const redact = createRedactor(settings.secrets);
-    const log = createLogger({ level: settings.logLevel, redact });
-    const worker = readWorkerFlags(flags);
-    await checkRedis(settings.redisUrl);
-    // Workers mint installation tokens; they never see webhooks, so no WEBHOOK_SECRET.
-    const missing = missingFor(settings, 'github').filter((v) => v !== 'WEBHOOK_SECRET');
-    if (missing.length > 0 || !settings.appId || !settings.privateKey) {
-      throw new AutofixError('CONFIG_INVALID', `Missing environment: set ${missing.join(', ')}.`);
-    }
-    const metrics = createMetrics({ defaultMetrics: true });
-    // Repository code runs only in a sandbox that proved itself (or where the operator said none).
-    const sandbox = await sandboxAtStart(settings, log, {
-      ...(flags.metricsPort === undefined ? {} : { extraPorts: [Number(flags.metricsPort)] }),
-    });
-    const stageDeps = { settings, log, metrics, redact, sandbox };
-    const proc = await startWorkerProcess({
-      github: {
-        appId: settings.appId,
-        privateKey: settings.privateKey,
-        apiUrl: settings.githubApiUrl,
-      },
-      redisUrl: settings.redisUrl,
-      prefix: worker.prefix,
-      log,
-      redact,
-      metrics,
-      workers: {
-        processors: createStageProcessors(stageDeps),
-        onRunFailed: createRunFailedHook(stageDeps),
-        concurrency: worker.concurrency,
-        ...(worker.rateLimit ? { rateLimit: worker.rateLimit } : {}),
-        lockDurationMs: worker.lockDurationMs,
-        stalledIntervalMs: worker.stalledIntervalMs,
-      },
-      ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),
-      ...(settings.host ? { host: settings.host } : {}),
-    });
-    log.info(
-      `workers running (queue prefix ${worker.prefix})${proc.metricsUrl ? `; metrics at ${proc.metricsUrl}` : ''}`,
-    );
-    stopOnSignals(
-      () => proc.stop(worker.shutdownDeadlineMs),
-      (msg) => log.info(msg),
-    );
-  });
+      .option(
+        '--metrics-port <port>',
+        'serve /healthz, /readyz and /metrics on this port (default: none)',
+      ),
+  ).action(lazyAction(async () => (await import('../actions/worker.js')).worker));
 }

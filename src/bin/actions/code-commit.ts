@@ -1,0 +1,42 @@
+import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
+import type { SandboxMode } from '../../exec/index.js';
+import { createLogger } from '../../logger.js';
+import { runCodeCommit } from '../../modes/code-commit/run-code-commit.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+
+export interface CodeCommitFlags {
+  maxRounds: number;
+  history?: boolean;
+  sandbox: SandboxMode;
+}
+
+export async function codeCommit(flags: CodeCommitFlags): Promise<void> {
+  try {
+    const settings = readSettings(process.env);
+    scrubSecrets(process.env);
+    requireSettings(settings, 'llm');
+    const report = await runCodeCommit(
+      {
+        projectDir: process.cwd(),
+        maxRounds: flags.maxRounds,
+        history: Boolean(flags.history),
+        sandbox: flags.sandbox,
+      },
+      {
+        settings,
+        say: (text) => console.log(text),
+        progress: (text) => console.error(`code-commit: ${text}`),
+        log: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
+      },
+    );
+    console.log(
+      report.passed
+        ? `code-commit: build passed after ${report.queries} quer${report.queries === 1 ? 'y' : 'ies'}; logs in ${report.logDir}`
+        : `code-commit: build still failing after ${report.queries} queries; logs in ${report.logDir}`,
+    );
+    process.exitCode = report.passed ? EXIT.OK : EXIT.FAILED;
+  } catch (err) {
+    console.error(`autofix code-commit: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = exitCodeFor(err);
+  }
+}

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import type { EditFormat } from '../../config/repo-config.js';
+import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
+import type { SandboxMode } from '../../exec/index.js';
+import { createLogger } from '../../logger.js';
+import { readIssueFile, runLocal } from '../../pipeline/run-local.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { printRunReport } from '../print-run-report.js';
+import { createProgressPrinter } from '../progress-printer.js';
+
+export interface RunFlags {
+  repo: string;
+  issueFile?: string;
+  issue?: string;
+  title?: string;
+  number: number;
+  dryRun?: boolean;
+  fresh?: boolean;
+  format?: EditFormat;
+  maxAttempts?: number;
+  model?: string;
+  artifacts?: string;
+  sandbox: SandboxMode;
+}
+
+export async function run(flags: RunFlags, command: Command): Promise<void> {
+  if (Boolean(flags.issueFile) === Boolean(flags.issue))
+    command.error('error: give exactly one of --issue-file or --issue', { exitCode: EXIT.USAGE });
+  try {
+    const settings = readSettings(process.env);
+    scrubSecrets(process.env);
+    requireSettings(settings, 'llm');
+    const issueText = flags.issueFile ? readIssueFile(flags.issueFile) : (flags.issue ?? '');
+    const progress = createProgressPrinter(process.stderr);
+    const report = await runLocal(
+      {
+        repo: flags.repo,
+        issueText,
+        number: flags.number,
+        ...(flags.title ? { title: flags.title } : {}),
+        ...(flags.dryRun ? { dryRun: true } : {}),
+        ...(flags.fresh ? { fresh: true } : {}),
+        ...(flags.format ? { format: flags.format } : {}),
+        ...(flags.maxAttempts === undefined ? {} : { maxAttempts: flags.maxAttempts }),
+        ...(flags.model ? { model: flags.model } : {}),
+        ...(flags.artifacts ? { artifactsDir: flags.artifacts } : {}),
+        sandbox: flags.sandbox,
+      },
+      settings,
+      {
+        log: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
+        progress: progress.onEvent,
+      },
+    );
+    progress.stop();
+    printRunReport(report, process.stdout);
+    process.exitCode = report.outcome === 'failed' ? EXIT.FAILED : EXIT.OK;
+  } catch (err) {
+    // Before the run started: usage or configuration.
+    console.error(`autofix run: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = exitCodeFor(err);
+  }
+}

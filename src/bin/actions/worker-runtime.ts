@@ -1,0 +1,48 @@
+/** What `serve` and `worker` do with their shared flags once they run (see `commands/worker-flags.ts`). */
+import type { RateLimit } from '../../queue/installation-limiter.js';
+import { parseConcurrency, parseRateLimit, parseSeconds } from '../../queue/worker-options.js';
+import type { StageConcurrency } from '../../queue/worker-pool.js';
+import type { WorkerFlags } from '../commands/worker-flags.js';
+import { EXIT } from '../exit-codes.js';
+
+export function readWorkerFlags(flags: WorkerFlags): {
+  prefix: string;
+  concurrency: Partial<StageConcurrency>;
+  rateLimit: RateLimit | undefined;
+  shutdownDeadlineMs: number;
+  /** BullMQ lock duration; the stalled-job check runs twice as often. */
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+} {
+  const lockDurationMs = parseSeconds('--stalled-after', flags.stalledAfter);
+  return {
+    prefix: flags.queuePrefix,
+    concurrency: parseConcurrency(flags.concurrency),
+    rateLimit: parseRateLimit(flags.rateLimit),
+    shutdownDeadlineMs: parseSeconds('--shutdown-deadline', flags.shutdownDeadline),
+    lockDurationMs,
+    stalledIntervalMs: Math.max(500, Math.round(lockDurationMs / 2)),
+  };
+}
+
+/** SIGTERM/SIGINT: graceful stop, then exit; a second signal exits at once. */
+export function stopOnSignals(
+  stop: () => Promise<{ forced: boolean }>,
+  log: (msg: string) => void,
+): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(EXIT.FAILED);
+    stopping = true;
+    log(`${signal}: stopping (no new jobs; active ones are interrupted and requeued)`);
+    stop().then(
+      ({ forced }) => process.exit(forced ? EXIT.FAILED : EXIT.OK),
+      (err: unknown) => {
+        console.error(`autofix: shutdown failed: ${(err as Error).message}`);
+        process.exit(EXIT.FAILED);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,65 @@
+import { createRedactor } from '../../artifacts/redact.js';
+import { loadDotEnv } from '../../config/dotenv.js';
+import { missingFor, readSettings, scrubSecrets } from '../../config/env.js';
+import { AutofixError } from '../../errors.js';
+import { createLogger } from '../../logger.js';
+import { createRunFailedHook, createStageProcessors } from '../../pipeline/app-stages.js';
+import { checkRedis } from '../../queue/check-redis.js';
+import { createMetrics } from '../../queue/metrics.js';
+import { startWorkerProcess } from '../../server/start-worker-process.js';
+import type { WorkerFlags } from '../commands/worker-flags.js';
+import { sandboxAtStart } from '../sandbox-at-start.js';
+import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
+
+export async function worker(flags: WorkerFlags & { metricsPort?: string }): Promise<void> {
+  loadDotEnv('.env', process.env);
+  const settings = readSettings(process.env);
+  // From here on the secrets live in `settings` only: no child process can inherit them.
+  scrubSecrets(process.env);
+  const redact = createRedactor(settings.secrets);
+  const log = createLogger({ level: settings.logLevel, redact });
+  const options = readWorkerFlags(flags);
+  // Workers mint installation tokens; they never see webhooks, so no WEBHOOK_SECRET.
+  const missing = missingFor(settings, 'github').filter((v) => v !== 'WEBHOOK_SECRET');
+  if (missing.length > 0 || !settings.appId || !settings.privateKey) {
+    throw new AutofixError('CONFIG_INVALID', `Missing environment: set ${missing.join(', ')}.`, {
+      details: { missing },
+    });
+  }
+  await checkRedis(settings.redisUrl);
+  const metrics = createMetrics({ defaultMetrics: true });
+  // Repository code runs only in a sandbox that proved itself (or where the operator said none).
+  const sandbox = await sandboxAtStart(settings, log, {
+    ...(flags.metricsPort === undefined ? {} : { extraPorts: [Number(flags.metricsPort)] }),
+  });
+  const stageDeps = { settings, log, metrics, redact, sandbox };
+  const proc = await startWorkerProcess({
+    github: {
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      apiUrl: settings.githubApiUrl,
+    },
+    redisUrl: settings.redisUrl,
+    prefix: options.prefix,
+    log,
+    redact,
+    metrics,
+    workers: {
+      processors: createStageProcessors(stageDeps),
+      onRunFailed: createRunFailedHook(stageDeps),
+      concurrency: options.concurrency,
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      lockDurationMs: options.lockDurationMs,
+      stalledIntervalMs: options.stalledIntervalMs,
+    },
+    ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),
+    ...(settings.host ? { host: settings.host } : {}),
+  });
+  log.info(
+    `workers running (queue prefix ${options.prefix})${proc.metricsUrl ? `; metrics at ${proc.metricsUrl}` : ''}`,
+  );
+  stopOnSignals(
+    () => proc.stop(options.shutdownDeadlineMs),
+    (msg) => log.info(msg),
+  );
+}
