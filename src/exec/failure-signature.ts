@@ -18,8 +18,8 @@ const PATTERNS: readonly RegExp[] = [
   // node:test spec reporter and TAP.
   /^\s*✖\s+(\S.*)$/,
   /^\s*not ok \d+\s*-?\s*(\S.*)$/,
-  // Mocha's numbered failure list.
-  /^\s{0,4}\d+\)\s+(\S.*)$/,
+  // Mocha's numbered failures (in the spec listing and in the failure list).
+  /^\s*\d+\)\s+(\S.*)$/,
   // pytest's short summary.
   /^(?:FAILED|ERROR)\s+(\S+)/,
   // Go.
@@ -58,6 +58,29 @@ export function failureNames(output: string): Set<string> | null {
     }
   }
   return names.size > 0 ? names : null;
+}
+
+/** Summary lines that count failures: Jest/Vitest, Mocha, TAP/node:test, pytest, Go. */
+const COUNTS: readonly RegExp[] = [
+  /^\s*Tests?:?\s+(\d+) failed/m,
+  /^\s*(\d+) failing\b/m,
+  /^#\s*fail\s+(\d+)/m,
+  /^ℹ fail (\d+)/m,
+  /=+ (?:.*?\b)?(\d+) failed\b/m,
+];
+
+/**
+ * How many tests the output says failed (the largest count a summary line gives), or null: a
+ * change that adds a failure under a name already failing (Mocha lists a failing test under its
+ * suite's name) still raises the count.
+ */
+export function failureCount(output: string): number | null {
+  let count: number | null = null;
+  for (const pattern of COUNTS) {
+    const m = pattern.exec(output);
+    if (m?.[1]) count = Math.max(count ?? 0, Number(m[1]));
+  }
+  return count;
 }
 
 const NETWORK =

@@ -7,6 +7,7 @@
  * 2. It passed on the base commit (or there is no baseline): the change broke it.
  * 3. It failed on the base commit too:
  *    - it now times out and did not before: the change's;
+ *    - the runner's summary counts more failures than on the base commit: the change's;
  *    - both outputs name what failed (tests, suites, compiler errors — `failure-signature.ts`):
  *      any name that was not failing on the base commit is the change's; only the same (or
  *      fewer) failures are pre-existing;
@@ -20,7 +21,11 @@
 import { createHash } from 'node:crypto';
 import type { CommandResult } from '../../contracts.js';
 import type { RepoConfig } from '../../config/repo-config.js';
-import { failureNames, looksLikeNetworkFailure } from '../../exec/failure-signature.js';
+import {
+  failureCount,
+  failureNames,
+  looksLikeNetworkFailure,
+} from '../../exec/failure-signature.js';
 import { tailOf } from '../../text/keep-ends.js';
 
 export interface BaselineCommand {
@@ -29,6 +34,8 @@ export interface BaselineCommand {
   timed_out: boolean;
   /** What the output named as failing; null when it named nothing (or the command passed). */
   failures: string[] | null;
+  /** How many failed, by the runner's summary line; null when it printed none. */
+  failed_count?: number | null;
   /** The failure looks like a command that needed the network. */
   network: boolean;
   /** The end of its output, bounded. */
@@ -47,7 +54,7 @@ export type Verdict =
   { kind: 'new'; newFailures: string[] | null } | { kind: 'preexisting'; note: string };
 
 /** Bump when the stored shape or the rule changes: old entries are then ignored. */
-const BASELINE_VERSION = 1;
+const BASELINE_VERSION = 2;
 
 export type BaselineConfig = Pick<
   RepoConfig,
@@ -91,6 +98,7 @@ export function baselineEntry(result: CommandResult): BaselineCommand {
     exit_code: result.exit_code,
     timed_out: result.timed_out,
     failures: names ? [...names].sort() : null,
+    failed_count: failed ? failureCount(output) : null,
     network: failed && looksLikeNetworkFailure(output),
     tail: failed ? tailOf(output, 20, 2_000) : '',
   };
@@ -101,8 +109,16 @@ export function judgeFailure(result: CommandResult, base: BaselineCommand | unde
     return { kind: 'new', newFailures: null };
   }
   if (result.timed_out && !base.timed_out) return { kind: 'new', newFailures: null };
-  const after = failureNames(outputOf(result));
+  const output = outputOf(result);
+  const after = failureNames(output);
   const before = base.failures ? new Set(base.failures) : null;
+  // More failures than on the base commit, by the runner's own count, is the change's.
+  const countAfter = failureCount(output);
+  const countBefore = base.failed_count ?? null;
+  if (countAfter !== null && countBefore !== null && countAfter > countBefore) {
+    const added = after && before ? [...after].filter((n) => !before.has(n)).sort() : [];
+    return { kind: 'new', newFailures: added.length > 0 ? added : null };
+  }
   if (after && before) {
     const added = [...after].filter((n) => !before.has(n)).sort();
     if (added.length > 0) return { kind: 'new', newFailures: added };

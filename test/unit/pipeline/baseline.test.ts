@@ -1,5 +1,9 @@
 import type { CommandResult } from '../../../src/contracts.js';
-import { failureNames, looksLikeNetworkFailure } from '../../../src/exec/failure-signature.js';
+import {
+  failureCount,
+  failureNames,
+  looksLikeNetworkFailure,
+} from '../../../src/exec/failure-signature.js';
 import {
   baselineEntry,
   baselineKey,
@@ -110,5 +114,28 @@ describe('judgeFailure (the baseline rule)', () => {
     expect(touchesSetupInputs(['src/a.js'])).toBe(false);
     expect(touchesSetupInputs(['packages/x/package.json'])).toBe(true);
     expect(touchesSetupInputs(['requirements-dev.txt'])).toBe(true);
+  });
+});
+
+describe('failure counts', () => {
+  it.each([
+    ['jest', 'Tests:       2 failed, 5 passed, 7 total', 2],
+    ['vitest', '      Tests  3 failed | 4 passed (7)', 3],
+    ['mocha', '  4 passing (8ms)\n  2 failing\n', 2],
+    ['tap', '# pass 3\n# fail 1\n', 1],
+    ['node:test', 'ℹ pass 3\nℹ fail 2\n', 2],
+    ['pytest', '==== 2 failed, 10 passed in 0.12s ====', 2],
+  ])('reads %s summaries', (_runner, output, count) => {
+    expect(failureCount(output)).toBe(count);
+  });
+
+  it('blames a new failure listed under a name that was already failing (Mocha suites)', () => {
+    const before = baselineEntry(
+      result('  1) Router\n       matches paths:\n  Error\n\n  1 failing\n'),
+    );
+    const after = result(
+      '  1) Router\n       matches paths:\n  Error\n  2) Router\n       strict mode:\n  Error\n\n  2 failing\n',
+    );
+    expect(judgeFailure(after, before).kind).toBe('new');
   });
 });
