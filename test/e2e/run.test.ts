@@ -45,7 +45,12 @@ describe('autofix run (the CLI binary)', () => {
       { env: env() },
     );
     expect(r.stderr).toMatch(/triage\s+✔/);
+    // The first line says what it is doing before any git or sandbox check.
+    expect(r.stderr.split('\n')[0]).toMatch(/^\[\d+\.\ds\] workspace … checking /);
     expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `see it: git -C ${repo.dir} show autofix/fix/12-add-returns-the-wrong-result`,
+    );
     expect(r.stdout).toContain('SUCCESS');
     expect(r.stdout).toContain('fix(math): return the sum from add()');
     expect(r.stdout).toMatch(/PASS\s+exit 0\s+\d+ ms\s+node test\.js/);
@@ -80,8 +85,9 @@ describe('autofix run (the CLI binary)', () => {
     expect(repo.git('rev-parse', branch)).toBe(first);
 
     llm.enqueue(...answers);
-    const fresh = await runCli([...args, '--fresh'], { env: env() });
+    const fresh = await runCli([...args, '--fresh', '--show-diff'], { env: env() });
     expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toContain('+  return a + b;');
     const second = repo.git('rev-parse', branch);
     expect(second).not.toBe(first);
     // Started over from the base: one commit on top of it, not a second one on the old branch.

@@ -21,6 +21,7 @@ export interface RunFlags {
   model?: string;
   artifacts?: string;
   sandbox: SandboxMode;
+  showDiff?: boolean;
 }
 
 export async function run(flags: RunFlags, command: Command): Promise<void> {
@@ -48,12 +49,17 @@ export async function run(flags: RunFlags, command: Command): Promise<void> {
       },
       settings,
       {
-        log: createLogger({ level: process.env.LOG_LEVEL ?? 'warn' }),
+        // Log lines (LLM retries) clear the live progress line instead of landing inside it.
+        log: createLogger({
+          level: process.env.LOG_LEVEL ?? 'warn',
+          destination: progress.logStream,
+          pretty: process.stderr.isTTY === true,
+        }),
         progress: progress.onEvent,
       },
     );
     progress.stop();
-    printRunReport(report, process.stdout);
+    printRunReport(report, process.stdout, { showDiff: flags.showDiff === true });
     process.exitCode = report.outcome === 'failed' ? EXIT.FAILED : EXIT.OK;
   } catch (err) {
     // Before the run started: usage or configuration.

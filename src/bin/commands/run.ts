@@ -43,6 +43,10 @@ export function runCommand(): Command {
       `model for every stage (default: the repository config's models, else AUTOFIX_MODEL, else ${DEFAULT_MODEL})`,
     )
     .option('--artifacts <dir>', 'artifacts folder (default: $AUTOFIX_WORKDIR/runs/<run id>)')
+    .option(
+      '--show-diff',
+      'print the committed diff after the report (default: its stat and the command that shows it)',
+    )
     .addOption(sandboxOption())
     .action(lazyAction(async () => (await import('../actions/run.js')).run));
 }
