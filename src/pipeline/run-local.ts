@@ -153,8 +153,6 @@ export async function runLocal(
   deps: { log: Logger; progress?: (e: ProgressEvent) => void; signal?: AbortSignal },
 ): Promise<LocalRunReport> {
   const repo = resolve(options.repo);
-  // The first line within a second: the checks below spawn git and probe the sandbox.
-  deps.progress?.({ stage: 'workspace', status: 'start', message: `checking ${repo}` });
   const pre = await preflight(repo);
   const config: RepoConfig = {
     ...pre.config,

@@ -3,7 +3,6 @@ import type { EditFormat } from '../../config/repo-config.js';
 import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { createLogger } from '../../logger.js';
-import { readIssueFile, runLocal } from '../../pipeline/run-local.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { printRunReport } from '../print-run-report.js';
 import { createProgressPrinter } from '../progress-printer.js';
@@ -31,8 +30,11 @@ export async function run(flags: RunFlags, command: Command): Promise<void> {
     const settings = readSettings(process.env);
     scrubSecrets(process.env);
     requireSettings(settings, 'llm');
-    const issueText = flags.issueFile ? readIssueFile(flags.issueFile) : (flags.issue ?? '');
     const progress = createProgressPrinter(process.stderr);
+    // The first line before the pipeline's modules load (the LLM client, the sandbox, git).
+    progress.onEvent({ stage: 'workspace', status: 'start', message: `checking ${flags.repo}` });
+    const { readIssueFile, runLocal } = await import('../../pipeline/run-local.js');
+    const issueText = flags.issueFile ? readIssueFile(flags.issueFile) : (flags.issue ?? '');
     const report = await runLocal(
       {
         repo: flags.repo,
