@@ -39,8 +39,6 @@ export interface ErrorShape {
   recoverable: boolean;
 }
 
-export type AgentResponse<T> = { success: true; data: T } | { success: false; error: ErrorShape };
-
 export class AutofixError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
@@ -77,12 +75,4 @@ export function toErrorShape(err: unknown): ErrorShape {
   if (isAutofixError(err)) return err.toShape();
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'INTERNAL', message, recoverable: true };
-}
-
-export function ok<T>(data: T): AgentResponse<T> {
-  return { success: true, data };
-}
-
-export function fail<T>(err: unknown): AgentResponse<T> {
-  return { success: false, error: toErrorShape(err) };
 }

@@ -126,7 +126,6 @@ describe('app.yml', () => {
       contents: 'write',
       issues: 'write',
       pull_requests: 'write',
-      checks: 'write',
       metadata: 'read',
     });
   });
