@@ -50,13 +50,24 @@ export function reaskMessage(schemaName: string, errors: readonly string[]): str
   ].join('\n');
 }
 
+/** A model that declined gets no re-ask: the run says so (a refusal repeats). */
+export function declined(result: ChatResult, request: Pick<ChatRequest, 'stage'>): ChatResult {
+  if (result.refusal === null) return result;
+  const stage = request.stage ? ` ${request.stage}` : '';
+  throw new AutofixError(
+    'LLM_OUTPUT_INVALID',
+    `The model declined to give its${stage} answer: "${result.refusal.slice(0, 500)}"`,
+    { details: { refusal: result.refusal }, recoverable: false },
+  );
+}
+
 export async function askJson<T>(
   client: LlmClient,
   request: ChatRequest,
   schema: z.ZodType<T>,
   schemaName = 'JSON',
 ): Promise<AskJsonResult<T>> {
-  const first = await client.chat(request);
+  const first = declined(await client.chat(request), request);
   const firstCheck = check(first.text, schema);
   if (firstCheck.ok)
     return { data: firstCheck.data, result: first, calls: [first], reasked: false };
@@ -69,7 +80,7 @@ export async function askJson<T>(
       { role: 'user', content: reaskMessage(schemaName, firstCheck.errors) },
     ],
   });
-  const secondCheck = check(second.text, schema);
+  const secondCheck = check(declined(second, request).text, schema);
   if (secondCheck.ok)
     return { data: secondCheck.data, result: second, calls: [first, second], reasked: true };
 

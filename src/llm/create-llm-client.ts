@@ -19,6 +19,7 @@ import {
 } from './classify-llm-error.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 import { createUsageTracker, type UsageRecord, type UsageTracker } from './usage-tracker.js';
+import { normalizeAnswer } from './normalize-answer.js';
 import type { ChatRequest, ChatResult, TranscriptHook } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -130,6 +131,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
         const text = choice.message?.content ?? '';
         return finish(request, index, started, attempt, transcriptRequest, {
           text,
+          refusal: choice.message?.refusal ?? null,
           model: response.model ?? request.model,
           finishReason: choice.finish_reason ?? null,
           raw: response,
@@ -177,6 +179,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
     transcriptRequest: { messages: ChatRequest['messages'] },
     got: {
       text: string;
+      refusal: string | null;
       model: string;
       finishReason: string | null;
       raw: unknown;
@@ -218,8 +221,10 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       durationMs,
     });
     if (budgetError !== undefined) throw budgetError;
+    const answer = normalizeAnswer(got.text, { refusal: got.refusal });
     return {
-      text: got.text,
+      text: answer.text,
+      refusal: answer.refusal,
       model: got.model,
       finishReason: got.finishReason,
       usage: callUsage,

@@ -31,7 +31,10 @@ export interface CallUsage {
 }
 
 export interface ChatResult {
+  /** The answer with provider quirks removed (`normalize-answer.ts`); transcripts keep the raw one. */
   text: string;
+  /** Why the model declined to answer, when it did (then `text` holds no usable answer). */
+  refusal: string | null;
   /** Model the server says answered (may differ from the requested alias). */
   model: string;
   finishReason: string | null;

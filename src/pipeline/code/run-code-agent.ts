@@ -16,6 +16,7 @@ import { AutofixError, isAutofixError } from '../../errors.js';
 import type { ExecResult, ValidationPhase, ValidationRun } from '../../exec/index.js';
 import { looksLikeNetworkFailure } from '../../exec/failure-signature.js';
 import type { ChangedFile } from '../../llm/format-file-replacements.js';
+import { declined } from '../../llm/ask-json.js';
 import { loadAgent, loadEditFormatInstructions, type AgentName } from '../../llm/load-agent.js';
 import { renderAgent, type TemplateData } from '../../llm/render-agent.js';
 import type { IssueInput, PipelinePorts } from '../ports.js';
@@ -135,7 +136,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       stage: 'code',
       ...(signal ? { signal } : {}),
     });
-    return reply.text;
+    return declined(reply, { stage: 'code' }).text;
   };
 
   const scope = new Set(input.plan.file_changes.map((c) => c.path));

@@ -157,6 +157,32 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     );
   });
 
+  it("reads a reasoning model's diff after its <think> section, and says so when the model declines", async () => {
+    repo = createSampleRepo();
+    llm.enqueue(
+      `<think>The plan says {"risk": "HIGH"} maybe?</think>${json(TRIAGE)}`,
+      json(PLAN),
+      // Its reasoning drafts a wrong diff first: only the answer after it may be applied.
+      `<think>\nFirst idea:\n${FIX_DIFF.replace('+  return a + b;', '+  return a * b;')}\nNo, the sum.\n</think>\n${FIX_DIFF}`,
+      json(PR_SUMMARY),
+    );
+    const report = await run();
+    expect(report.failure).toBeUndefined();
+    expect(report.result!.code!.repairs).toBe(0);
+    expect(repo.git('show', `${report.result!.commit!.branch}:src/math.js`)).toContain(
+      'return a + b;',
+    );
+
+    repo.cleanup();
+    repo = createSampleRepo();
+    llm.enqueue(json(TRIAGE), json(PLAN), "I'm sorry, but I can't help with that request.");
+    const declined = await run();
+    expect(declined.failure?.code).toBe('LLM_OUTPUT_INVALID');
+    expect(declined.failure?.message).toBe(
+      'The model declined to give its code answer: "I\'m sorry, but I can\'t help with that request."',
+    );
+  });
+
   it('re-asks once on invalid JSON, then goes on', async () => {
     repo = createSampleRepo();
     llm.enqueue('I think the risk is low!', json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));
