@@ -28,7 +28,7 @@ export interface PipelinePorts {
   signal?: AbortSignal;
 }
 
-/** The issue as prompts see it: text already sanitized (pipeline/untrusted-text.ts). */
+/** The issue as prompts see it: text already sanitized (text/untrusted-text.ts). */
 export interface IssueInput {
   /** `owner/name`, or the directory name for a local run. */
   repository: string;

@@ -25,7 +25,7 @@ import { createUsageTracker } from '../llm/usage-tracker.js';
 import type { Logger } from '../logger.js';
 import type { ProgressEvent } from './ports.js';
 import { runIssue, RunFailure, type RunIssueResult } from './run-issue.js';
-import { sanitizeUntrustedText } from './untrusted-text.js';
+import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import { validationLogWriter } from './validation-log.js';
 
 export interface LocalRunOptions {

@@ -17,7 +17,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { ErrorShape } from '../errors.js';
 import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
 import type { Logger } from '../logger.js';
-import type { ReviewNote } from '../pipeline/review-notes.js';
+import type { ReviewNote } from '../github/review-notes.js';
 
 export const STAGES = ['triage', 'plan', 'code', 'pr'] as const;
 export type StageName = (typeof STAGES)[number];

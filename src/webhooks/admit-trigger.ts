@@ -12,7 +12,7 @@
  */
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
-import { sanitizeUntrustedText } from '../pipeline/untrusted-text.js';
+import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import type { RunTrigger } from '../queue/types.js';
 import type { TriggerJobData } from '../queue/trigger-types.js';
 import { buildRunJob } from './build-run-job.js';

@@ -4,7 +4,7 @@
  */
 import { runIdFor } from '../artifacts/run-id.js';
 import type { RepoConfig } from '../config/repo-config.js';
-import { sanitizeUntrustedText } from '../pipeline/untrusted-text.js';
+import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import { STAGES, type RunJobData, type RunTrigger } from '../queue/types.js';
 
 export interface PayloadRepository {

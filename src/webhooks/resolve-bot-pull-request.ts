@@ -6,8 +6,8 @@
  */
 import { readPullFeedback } from '../github/pull-feedback.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
-import { boundReviewNotes, type ReviewNote } from '../pipeline/review-notes.js';
-import { sanitizeUntrustedText } from '../pipeline/untrusted-text.js';
+import { boundReviewNotes, type ReviewNote } from '../github/review-notes.js';
+import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import type { AppIdentity } from './app-identity.js';
 
 export interface BotPullRequest {

@@ -16,7 +16,7 @@ import type { Logger } from '../../logger.js';
 import type { AppMetrics } from '../../queue/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../queue/types.js';
 import type { IssueInput, PipelinePorts } from '../ports.js';
-import { renderFeedbackInstructions } from '../review-notes.js';
+import { renderFeedbackInstructions } from '../../github/review-notes.js';
 
 export interface AppStageDeps {
   settings: Settings;

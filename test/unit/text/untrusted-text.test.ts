@@ -1,4 +1,4 @@
-import { sanitizeUntrustedText } from '../../../src/pipeline/untrusted-text.js';
+import { sanitizeUntrustedText } from '../../../src/text/untrusted-text.js';
 
 describe('sanitizeUntrustedText', () => {
   it('removes HTML comments, including an unterminated one', () => {

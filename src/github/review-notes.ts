@@ -3,7 +3,7 @@
  * request carries the review's line comments and verdicts; they join the maintainer's feedback in
  * the `instructions` placeholder, which every agent quotes as untrusted data.
  */
-import type { PullFeedbackNote } from '../github/pull-feedback.js';
+import type { PullFeedbackNote } from './pull-feedback.js';
 
 /** One review note (a line comment, or a review's verdict), text already sanitized. */
 export type ReviewNote = PullFeedbackNote;

@@ -4,7 +4,7 @@ import {
   MAX_REVIEW_NOTES,
   renderFeedbackInstructions,
   type ReviewNote,
-} from '../../../src/pipeline/review-notes.js';
+} from '../../../src/github/review-notes.js';
 
 const note = (n: number, extra: Partial<ReviewNote> = {}): ReviewNote => ({
   author: `user${n}`,

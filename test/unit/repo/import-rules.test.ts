@@ -1,0 +1,54 @@
+/**
+ * The folder rules the architecture depends on, checked on the source: intake (`webhooks/`) and
+ * the queue adapter (`queue/`) import nothing from `pipeline/`; the leaf folders (`text/`,
+ * `edits/`, `llm/`, `git/`, `exec/`, `context/`, `artifacts/`) import no orchestration.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+const SRC = resolve('src');
+
+function sources(dir: string): string[] {
+  return readdirSync(join(SRC, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** The top-level folders of `src/` a file imports from (relative imports only). */
+function importedFolders(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const folders = new Set<string>();
+  for (const m of text.matchAll(/^\s*(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)'/gm)) {
+    const target = relative(SRC, resolve(join(file, '..'), m[1]!));
+    const top = target.split('/')[0]!;
+    if (!top.startsWith('..')) folders.add(top);
+  }
+  return [...folders];
+}
+
+const RULES: [string, string[]][] = [
+  ['webhooks', ['pipeline', 'server', 'bin']],
+  ['queue', ['pipeline', 'server', 'bin', 'webhooks']],
+  ['text', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'git', 'exec', 'llm']],
+  ['edits', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
+  ['llm', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec']],
+  ['git', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
+  ['exec', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
+  ['context', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
+  ['artifacts', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
+];
+
+describe('import rules between folders', () => {
+  it.each(RULES)('%s/ imports nothing from %j', (folder, forbidden) => {
+    const offenders = sources(folder).flatMap((file) =>
+      importedFolders(file)
+        .filter((top) => forbidden.includes(top))
+        .map((top) => `${relative(SRC, file)} → ${top}/`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('reads imports as the compiler does (the check itself sees a known import)', () => {
+    expect(importedFolders(join(SRC, 'webhooks/admit-trigger.ts'))).toContain('text');
+  });
+});
