@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { applyPatchCommand } from './commands/apply-patch.js';
 import { codeCommitCommand } from './commands/code-commit.js';
 import { contextCommand } from './commands/context.js';
+import { demoCommand } from './commands/demo.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { workOrderCommand } from './commands/work-order.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   program.addCommand(codeCommitCommand());
   program.addCommand(workOrderCommand());
   program.addCommand(contextCommand());
+  program.addCommand(demoCommand());
   // addCommand() does not pass settings down: usage errors must end as exit 2 everywhere.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();
   return program;
