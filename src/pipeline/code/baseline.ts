@@ -15,6 +15,9 @@
  *      runner before any test): the change's;
  *    - neither names anything: pre-existing when the exit code is the same, and the report says
  *      it could not be compared test by test.
+ * 4. A failure pre-existing by these rules whose output names what the issue is about (a file the
+ *    change touched, a path or identifier from the issue) is still the change's to fix: it is the
+ *    failing test that shows the bug. Only a network failure is excused even then.
  * A pre-existing failure is not sent to the fixer; the run goes on to the next command and its
  * report says which failures were already there.
  */
@@ -51,7 +54,13 @@ export interface Baseline {
 }
 
 export type Verdict =
-  { kind: 'new'; newFailures: string[] | null } | { kind: 'preexisting'; note: string };
+  | {
+      kind: 'new';
+      newFailures: string[] | null;
+      /** It failed the same way on the base commit, but it is about what the issue names. */
+      aboutTheIssue?: true;
+    }
+  | { kind: 'preexisting'; note: string };
 
 /** Bump when the stored shape or the rule changes: old entries are then ignored. */
 const BASELINE_VERSION = 2;
@@ -104,7 +113,37 @@ export function baselineEntry(result: CommandResult): BaselineCommand {
   };
 }
 
-export function judgeFailure(result: CommandResult, base: BaselineCommand | undefined): Verdict {
+/**
+ * `aboutTheIssue(output)`: whether a failure's output names what the issue is about (a file the
+ * change touched, a path or identifier the issue names). Such a failure that already existed is
+ * the issue itself — the failing test that shows the bug — and the change must make it pass; only
+ * a network failure stays excused (validate has no network, no change can fix that).
+ */
+export function judgeFailure(
+  result: CommandResult,
+  base: BaselineCommand | undefined,
+  aboutTheIssue?: (output: string) => boolean,
+): Verdict {
+  const verdict = judgeAgainstBase(result, base);
+  if (verdict.kind === 'new' || !aboutTheIssue) return verdict;
+  const output = outputOf(result);
+  if (looksLikeNetworkFailure(output) || !aboutTheIssue(withoutPassingLines(output))) {
+    return verdict;
+  }
+  return { kind: 'new', newFailures: null, aboutTheIssue: true };
+}
+
+/** Lines that report a passing test say nothing about what failed. */
+const PASSING = /^\s*(?:ok \d+\b|[✓✔√]|PASS\b)/;
+
+function withoutPassingLines(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => !PASSING.test(line))
+    .join('\n');
+}
+
+function judgeAgainstBase(result: CommandResult, base: BaselineCommand | undefined): Verdict {
   if (!base || (base.exit_code === 0 && !base.timed_out)) {
     return { kind: 'new', newFailures: null };
   }
@@ -168,4 +207,19 @@ const SETUP_INPUTS =
 export function touchesSetupInputs(paths: Iterable<string>): boolean {
   for (const p of paths) if (SETUP_INPUTS.test(p)) return true;
   return false;
+}
+
+/**
+ * Whether a failure's output names what the issue is about: an identifier or a path the issue
+ * names, or a file the change touched (by its name without extension), as whole words.
+ */
+export function mentionsAnyOf(terms: Iterable<string>): (output: string) => boolean {
+  const words = [...new Set(terms)].filter((t) => t.length >= 3).map(escapeRegExp);
+  if (words.length === 0) return () => false;
+  const pattern = new RegExp(`(?<![\\w$])(?:${words.join('|')})(?![\\w$])`);
+  return (output) => pattern.test(output);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

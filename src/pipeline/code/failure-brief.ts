@@ -20,6 +20,8 @@ export interface FailureBrief {
   /** Names that fail with the change and did not on the base commit. */
   new_failures?: string[] | null;
   network?: boolean;
+  /** It failed the same way on the base commit, and it is about what the issue names. */
+  about_the_issue?: boolean;
   /** The artifact holding the whole log. */
   log?: string;
 }
@@ -41,7 +43,7 @@ export function excerptOf(text: string): string {
 
 export function briefFromCommand(
   result: CommandResult,
-  extra: Pick<FailureBrief, 'phase' | 'new_failures' | 'network' | 'log'> = {},
+  extra: Pick<FailureBrief, 'phase' | 'new_failures' | 'network' | 'log' | 'about_the_issue'> = {},
 ): FailureBrief {
   const output = [result.stdout, result.stderr].filter((s) => s.trim() !== '').join('\n');
   const shown = result.timed_out ? `${output}\n(command timed out and was killed)` : output;
@@ -78,6 +80,11 @@ export function renderBrief(brief: FailureBrief): string {
         .slice(0, 30)
         .map((n) => `- ${n}`)
         .join('\n')}`,
+    );
+  }
+  if (brief.about_the_issue) {
+    extra.push(
+      'This failure already happened before your change, and it is about what the issue describes (it names the code the issue is about): it is the failure the fix must make pass.',
     );
   }
   if (brief.network) {

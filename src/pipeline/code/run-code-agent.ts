@@ -26,9 +26,11 @@ import {
   parsePlanAmendments,
   type PromptBase,
 } from './code-prompts.js';
+import { extractIssueRefs } from '../../context/extract-issue-refs.js';
 import {
   baselineFailing,
   judgeFailure,
+  mentionsAnyOf,
   networkHint,
   touchesSetupInputs,
   type Baseline,
@@ -140,6 +142,15 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   };
 
   const scope = new Set(input.plan.file_changes.map((c) => c.path));
+  // What the issue is about: a failure that names these is the fix's to make pass (baseline.ts).
+  const refs = extractIssueRefs(
+    [input.issue.title, input.issue.body, input.issue.instructions ?? ''].join('\n'),
+  );
+  const issueTerms = [
+    ...refs.identifiers,
+    ...refs.paths.map((p) => stemOf(p.path)),
+    ...[...scope].map(stemOf),
+  ];
   const changed: ChangedFile[] = [];
   const created = new Set<string>();
   const touched = new Set<string>();
@@ -225,12 +236,13 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       message: `validating ${touched.size} changed file(s)`,
     });
     const entryOf = (command: string) => baseline?.commands.find((c) => c.command === command);
+    const about = mentionsAnyOf([...issueTerms, ...[...touched].map(stemOf)]);
     const run = await workspace.validate({
       ...hooks('change'),
       // Setup ran on the base commit; again only when the change touched what it installs from.
       skipSetup: !touchesSetupInputs(roundPaths),
       tolerate: (result) => {
-        const verdict = judgeFailure(result, entryOf(result.command));
+        const verdict = judgeFailure(result, entryOf(result.command), about);
         if (verdict.kind === 'new') return undefined;
         const hint = networkHint(entryOf(result.command));
         return hint ? `${verdict.note} ${hint}` : verdict.note;
@@ -242,10 +254,11 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       phase: 'validate' as const,
       result: run.results[run.results.length - 1]!,
     };
-    const verdict = judgeFailure(failed.result, entryOf(failed.result.command));
+    const verdict = judgeFailure(failed.result, entryOf(failed.result.command), about);
     const brief = briefFromCommand(failed.result, {
       phase: failed.phase,
       new_failures: verdict.kind === 'new' ? verdict.newFailures : null,
+      ...(verdict.kind === 'new' && verdict.aboutTheIssue ? { about_the_issue: true } : {}),
       network: looksLikeNetworkFailure(`${failed.result.stdout}\n${failed.result.stderr}`),
       ...(log ? { log } : {}),
     });
@@ -373,4 +386,9 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       : null,
     preexisting: outcome.run.tolerated.map((t) => t.result.command),
   };
+}
+
+/** A file's name without folders and extension: how test output usually names it. */
+function stemOf(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.[^.]+$/, '');
 }

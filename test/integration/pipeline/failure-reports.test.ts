@@ -207,6 +207,32 @@ describe('failure reports of autofix run', () => {
     expect(existsSync(join(again.report.artifactsDir, 'baseline-build.txt'))).toBe(false);
   });
 
+  it('the failing test that shows the bug already fails on the base commit: a change that leaves it failing is not excused, the fixer is told so', async () => {
+    // The sample's test.js fails on the base commit with "FAIL add(2, 3) = -1": the issue's bug.
+    repo = createSampleRepo({ config: 'validate:\n  - node test.js\nmax_repair_attempts: 1\n' });
+    const beside = [
+      '--- a/src/math.js',
+      '+++ b/src/math.js',
+      '@@ -5,3 +5,3 @@',
+      ' export function double(x) {',
+      '-  return x * 2;',
+      '+  return 2 * x;',
+      ' }',
+      '',
+    ].join('\n');
+    llm.enqueue(json(TRIAGE), json(PLAN), beside, FIX_DIFF, json(PR_SUMMARY));
+    const { report } = await run();
+
+    expect(report.failure).toBeUndefined();
+    expect(report.result!.code!.repairs).toBe(1);
+    expect(report.result!.code!.preexisting).toEqual([]);
+    const [fixer] = fixerPrompts();
+    expect(fixer).toContain(
+      'This failure already happened before your change, and it is about what the issue describes',
+    );
+    expect(fixer).toContain('FAIL add(2, 3) = -1, expected 5');
+  });
+
   it('a change that breaks a passing test in a command that already fails is blamed, and the fixer is told which tests are new', async () => {
     repo = createSampleRepo({
       config: 'validate:\n  - node tap.js\nmax_repair_attempts: 1\n',

@@ -8,6 +8,7 @@ import {
   baselineEntry,
   baselineKey,
   judgeFailure,
+  mentionsAnyOf,
   touchesSetupInputs,
 } from '../../../src/pipeline/code/baseline.js';
 import { DEFAULT_REPO_CONFIG } from '../../../src/config/repo-config.js';
@@ -137,5 +138,35 @@ describe('failure counts', () => {
       '  1) Router\n       matches paths:\n  Error\n  2) Router\n       strict mode:\n  Error\n\n  2 failing\n',
     );
     expect(judgeFailure(after, before).kind).toBe('new');
+  });
+});
+
+describe('a failure that already existed but is about the issue', () => {
+  const about = mentionsAnyOf(['paginate', 'pager']);
+
+  it('is the change to fix: the failing test that shows the bug', () => {
+    const base = baselineEntry(
+      result('not ok 3 - page past the end\n  at paginate (src/pager.js:4)'),
+    );
+    const same = result('not ok 3 - page past the end\n  at paginate (src/pager.js:4)');
+    expect(judgeFailure(same, base)).toEqual(expect.objectContaining({ kind: 'preexisting' }));
+    expect(judgeFailure(same, base, about)).toEqual({
+      kind: 'new',
+      newFailures: null,
+      aboutTheIssue: true,
+    });
+  });
+
+  it('unless it needs the network, or only a passing line names the issue', () => {
+    const net = result('not ok 1 - paginate fetches\n  # getaddrinfo EAI_AGAIN api.example.org');
+    expect(judgeFailure(net, baselineEntry(net), about).kind).toBe('preexisting');
+    const other = result('ok 1 - paginate works\nnot ok 2 - talks to the server');
+    expect(judgeFailure(other, baselineEntry(other), about).kind).toBe('preexisting');
+  });
+
+  it('matches whole words only', () => {
+    expect(mentionsAnyOf(['add'])('TypeError in address.js')).toBe(false);
+    expect(mentionsAnyOf(['add'])('at add (math.js:2)')).toBe(true);
+    expect(mentionsAnyOf(['$el'])('x.$el is null')).toBe(true);
   });
 });
