@@ -77,7 +77,7 @@ describe('askJson', () => {
   });
 
   it('gives up with LLM_OUTPUT_INVALID after the second invalid reply', async () => {
-    llm.enqueue('I cannot do that.', '{"risk": "EXTREME"}');
+    llm.enqueue('Here is my triage: risk is low.', '{"risk": "EXTREME"}');
     let caught: unknown;
     try {
       await askJson(client(), request, triageResultSchema, 'TriageResult');
@@ -96,5 +96,18 @@ describe('askJson', () => {
     expect(details.errors.some((e) => e.startsWith('risk: '))).toBe(true);
     expect(details.errors.some((e) => e.startsWith('summary: '))).toBe(true);
     expect(llm.chatRequests()).toHaveLength(2);
+  });
+
+  it('does not re-ask a model that declined: it says so', async () => {
+    llm.enqueue('I cannot do that.');
+    const err = await askJson(client(), request, triageResultSchema, 'TriageResult').catch(
+      (e: unknown) => e as AutofixError,
+    );
+    expect(isAutofixError(err)).toBe(true);
+    expect((err as AutofixError).code).toBe('LLM_OUTPUT_INVALID');
+    expect((err as AutofixError).message).toBe(
+      'The model declined to give its triage answer: "I cannot do that."',
+    );
+    expect(llm.chatRequests()).toHaveLength(1);
   });
 });
