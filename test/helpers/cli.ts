@@ -58,11 +58,11 @@ export function startCli(
 }
 
 /** The test runner's environment minus anything that would change the CLI's behaviour. */
-function cleanEnv(): Record<string, string | undefined> {
+export function cleanEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) {
     if (
-      /^(APP_ID|PRIVATE_KEY|WEBHOOK_SECRET|GHE_|OPENAI_|AUTOFIX_|REDIS_URL|PORT|NODE_OPTIONS)/.test(
+      /^(APP_ID|PRIVATE_KEY|WEBHOOK_SECRET|WEBHOOK_PROXY_URL|ADMIN_PASSWORD|GHE_|OPENAI_|AUTOFIX_|REDIS_URL|PORT|NODE_OPTIONS)/.test(
         key,
       )
     ) {
