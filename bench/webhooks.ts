@@ -19,7 +19,8 @@ import { STAGES } from '../src/queue/types.js';
 import { freePort } from '../src/server/free-port.js';
 import { startFakeGitHub } from '../test/helpers/fake-github.js';
 import { generateAppKeyPair, labeledPayload, WEBHOOK_PATH } from '../test/helpers/webhooks.js';
-import { deleteKeys, measureOverhead, type OverheadSample } from './webhooks/overhead.js';
+import { deleteKeys } from '../src/queue/delete-keys.js';
+import { measureOverhead, type OverheadSample } from './webhooks/overhead.js';
 import { runWrk, type WrkResult } from './webhooks/run-wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);

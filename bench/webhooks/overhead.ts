@@ -16,7 +16,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import { createRedactor } from '../../src/artifacts/redact.js';
 import { readSettings } from '../../src/config/env.js';
 import { createLogger } from '../../src/logger.js';
@@ -35,18 +34,8 @@ import {
   PR_SUMMARY,
   TRIAGE,
 } from '../../test/helpers/sample-repo.js';
+import { deleteKeys } from '../../src/queue/delete-keys.js';
 import { deliver, labeledPayload } from '../../test/helpers/webhooks.js';
-
-export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
-}
 
 async function until<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -4,6 +4,7 @@
  * from the demo's own values, never from the user's environment: no API key of theirs is read or
  * sent anywhere.
  */
+import { quote } from 'shell-quote';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -78,7 +79,7 @@ export async function setUpDemo(options: DemoOptions): Promise<DemoSetup> {
   };
 }
 
-/** A path as a POSIX shell reads it back. */
+/** A path as a POSIX shell reads it back, for the commands the demo prints. */
 export function shellQuote(path: string): string {
-  return /^[A-Za-z0-9_./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+  return quote([path]);
 }

@@ -9,7 +9,6 @@
  */
 import { createHmac, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { ProbotOctokit } from 'probot';
 import { createRedactor } from '../artifacts/redact.js';
 import { checkSandbox, operatorSandbox, type SandboxPolicy } from '../exec/index.js';
@@ -17,6 +16,7 @@ import { runGit } from '../git/run-git.js';
 import { createLogger } from '../logger.js';
 import { createRunFailedHook, createStageProcessors } from '../pipeline/app-stages.js';
 import { checkRedis, displayRedisUrl } from '../queue/check-redis.js';
+import { deleteKeys } from '../queue/delete-keys.js';
 import { createMetrics } from '../queue/metrics.js';
 import { startAutofix, type AutofixServer } from '../server/start-autofix.js';
 import { AutofixError } from '../errors.js';
@@ -106,22 +106,6 @@ async function deliver(
   });
   await res.arrayBuffer();
   return res.status;
-}
-
-/** Deletes this demo's keys (its own prefix only; never a flush). */
-async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  try {
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (found.length > 0) await redis.del(...found);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** A status comment as plain text: its hidden markers out, the markdown as it is. */

@@ -2,9 +2,9 @@
  * The app in-process against real Redis (unique key prefix, deleted afterwards) and the fake
  * GitHub, driven through its HTTP endpoint with signed deliveries.
  */
+import { deleteKeys } from '../../../src/queue/delete-keys.js';
 import { randomUUID } from 'node:crypto';
 import { Queue, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import { createRedactor, type Redactor } from '../../../src/artifacts/redact.js';
 import type { Settings } from '../../../src/config/env.js';
 import { createRunFailedHook, createStageProcessors } from '../../../src/pipeline/app-stages.js';
@@ -69,20 +69,6 @@ export async function waitFor<T>(
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  try {
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (found.length > 0) await redis.del(...found);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -206,3 +192,5 @@ export async function startPipelineApp(options: {
     workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
   });
 }
+
+export { deleteKeys };
