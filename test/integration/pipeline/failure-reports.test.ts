@@ -5,15 +5,19 @@
  * failing `setup` never reaches the fixer; failures that already exist on the base commit are
  * not blamed on the change.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printRunReport } from '../../../src/bin/print-run-report.js';
-import { readSettings, type Settings } from '../../../src/config/env.js';
+import type { Settings } from '../../../src/config/env.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { ProgressEvent } from '../../../src/pipeline/ports.js';
 import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import {
+  startLocalRunEnv,
+  stopLocalRunEnv,
+  type LocalRunEnv,
+} from '../../helpers/local-run-env.js';
 import {
   createSampleRepo,
   FIX_DIFF,
@@ -29,25 +33,19 @@ const BREAKING = FIX_DIFF.replace('+  return a + b;', '+  return a * b;');
 
 let llm: FakeLlmServer;
 let repo: SampleRepo | undefined;
-let workdir: string;
 let settings: Settings;
 
+let env: LocalRunEnv;
+
 beforeEach(async () => {
-  llm = await startFakeLlmServer({ apiKey: API_KEY });
-  workdir = mkdtempSync(join(tmpdir(), 'autofix-reports-'));
-  settings = readSettings({
-    OPENAI_BASE_URL: llm.baseUrl,
-    OPENAI_API_KEY: API_KEY,
-    AUTOFIX_WORKDIR: workdir,
-    AUTOFIX_MODEL: 'test-model',
-  });
+  env = await startLocalRunEnv(API_KEY);
+  ({ llm, settings } = env);
 });
 
 afterEach(async () => {
-  await llm.close();
+  await stopLocalRunEnv(env);
   repo?.cleanup();
   repo = undefined;
-  rmSync(workdir, { recursive: true, force: true });
 });
 
 const json = (v: unknown): string => JSON.stringify(v);

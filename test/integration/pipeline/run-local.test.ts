@@ -1,11 +1,16 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { printRunReport } from '../../../src/bin/print-run-report.js';
 import { readSettings, type Settings } from '../../../src/config/env.js';
 import { silentLogger } from '../../../src/logger.js';
 import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import {
+  startLocalRunEnv,
+  stopLocalRunEnv,
+  type LocalRunEnv,
+} from '../../helpers/local-run-env.js';
 import {
   BUGGY_MATH,
   createSampleRepo,
@@ -25,21 +30,16 @@ let repo: SampleRepo;
 let workdir: string;
 let settings: Settings;
 
+let env: LocalRunEnv;
+
 beforeEach(async () => {
-  llm = await startFakeLlmServer({ apiKey: API_KEY });
-  workdir = mkdtempSync(join(tmpdir(), 'autofix-workdir-'));
-  settings = readSettings({
-    OPENAI_BASE_URL: llm.baseUrl,
-    OPENAI_API_KEY: API_KEY,
-    AUTOFIX_WORKDIR: workdir,
-    AUTOFIX_MODEL: 'test-model',
-  });
+  env = await startLocalRunEnv(API_KEY);
+  ({ llm, workdir, settings } = env);
 });
 
 afterEach(async () => {
-  await llm.close();
+  await stopLocalRunEnv(env);
   repo?.cleanup();
-  rmSync(workdir, { recursive: true, force: true });
 });
 
 const json = (v: unknown): string => JSON.stringify(v);
