@@ -2,25 +2,33 @@
  * `npm run bench:workspace`: how fast a job gets a working copy of a large repository.
  *
  * Generates (reproducibly, cached under the OS temp dir by its parameters) a bare repository of
- * ~20,000 files and ~2,000 commits with `git fast-import`, then measures per job:
- *   - a fresh `git clone` over file:// (git packs and transfers objects as from GitHub),
- *   - the workspace cache: first job (mirror created), warm jobs, and 8 jobs 2 at a time, with
- *     new worktrees (`autofix run`) and with recycled worktrees (`recycleWorktrees`, the app's default).
- * "Ready" means fetched, checked out at the base head and verified clean.
- * Prints a table, then `SUMMARY workspace speedup=<clone ÷ warm recycled job> disk_per_job_mb=<n> …`.
+ * ~20,000 files and ~2,000 commits with `git fast-import`, then measures every path to a ready
+ * worktree ("ready": fetched, checked out at the base head and verified clean):
+ *   - a fresh `git clone` over file:// (git packs and transfers objects as from GitHub): the yardstick;
+ *   - `autofix run`, cold (empty AUTOFIX_WORKDIR: the mirror is created) and warm: each run a new
+ *     process, with the workspace options run-local.ts uses (`localWorkspaceOptions`), and the
+ *     user's repository (a checkout made by one of the clones) as the remote;
+ *   - the app, cold (first job creates the mirror) and warm (recycled worktrees, its default), and
+ *     8 warm jobs 2 at a time;
+ *   - for reference, a warm job with a new worktree (no recycling: `autofix run` before #15).
+ * Prints a table (min/median/max: the machine may be shared), then
+ * `SUMMARY workspace <path>_s=<median s> <path>_x=<clone median ÷ path median> … speedup=<app warm x>`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { closeWorkspace, openWorkspace, type Workspace } from '../src/git/workspace.js';
+import { localWorkspaceOptions } from '../src/git/local-workspace.js';
+import { closeWorkspace, openWorkspace, type WorkspaceOptions } from '../src/git/workspace.js';
+import type { Logger } from '../src/logger.js';
 
 const PARAMS = { files: 20_000, commits: 2_000, changesPerCommit: 8, linesPerFile: 30, seed: 42 };
 const FRESH_CLONES = 3;
 const WARM_JOBS = 3;
+const CLI_WARM_RUNS = 5;
 const PARALLEL_JOBS = 8;
 const CONCURRENCY = 2;
 
@@ -129,11 +137,102 @@ const median = (xs: number[]) => {
 
 interface Row {
   name: string;
+  /** SUMMARY key; rows without one are only printed. */
+  key?: string;
   times: number[];
+  closeTimes: number[];
   disk: number[];
   /** Wall time of a concurrent batch. */
   wallS?: number;
 }
+
+const newRow = (name: string, key?: string): Row => ({
+  name,
+  ...(key ? { key } : {}),
+  times: [],
+  closeTimes: [],
+  disk: [],
+});
+
+interface JobTiming {
+  readyMs: number;
+  closeMs: number;
+  diskMb: number;
+  recycled: boolean;
+}
+
+/** Reads `recycled` from openWorkspace's "workspace ready" line; everything else is dropped. */
+function readyLogger(onReady: (recycled: boolean) => void): Logger {
+  const log = {
+    info: (fields: { recycled?: boolean }, msg?: string) => {
+      if (msg === 'workspace ready') onReady(fields.recycled === true);
+    },
+    warn: () => undefined,
+    error: () => undefined,
+    debug: () => undefined,
+    child: () => log,
+  };
+  return log as unknown as Logger;
+}
+
+/** One job: open (timed: "ready"), measure the job folder, close (timed). */
+async function timedJob(options: WorkspaceOptions): Promise<JobTiming> {
+  let recycled = false;
+  const logger = readyLogger((r) => (recycled = r));
+  const t = performance.now();
+  const ws = await openWorkspace({ ...options, logger });
+  const readyMs = performance.now() - t;
+  const disk = await diskMb(ws.jobDir);
+  const c = performance.now();
+  await closeWorkspace(ws);
+  return { readyMs, closeMs: performance.now() - c, diskMb: disk, recycled };
+}
+
+const CLI_JOB_FLAG = '--cli-job';
+
+/**
+ * `autofix run` is one process per run: each CLI job runs in a child process of its own (per
+ * process memos, such as the 10-minute `gc --auto` spacing, start empty as they do for a user).
+ */
+function cliJob(workdir: string, repoPath: string, jobId: string): Promise<JobTiming> {
+  const args = [
+    fileURLToPath(import.meta.url),
+    CLI_JOB_FLAG,
+    JSON.stringify({ workdir, repoPath, jobId }),
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`CLI job ${jobId} failed: ${stderr || err.message}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as JobTiming);
+    });
+  });
+}
+
+async function cliJobChild(json: string): Promise<void> {
+  const { workdir, repoPath, jobId } = JSON.parse(json) as {
+    workdir: string;
+    repoPath: string;
+    jobId: string;
+  };
+  const timing = await timedJob(
+    localWorkspaceOptions({
+      workdir,
+      repoPath,
+      baseBranch: 'main',
+      branchPrefix: 'autofix/',
+      jobId,
+    }),
+  );
+  console.log(JSON.stringify(timing));
+}
+
+const record = (row: Row, t: JobTiming): void => {
+  row.times.push(t.readyMs);
+  row.closeTimes.push(t.closeMs);
+  row.disk.push(t.diskMb);
+};
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 async function main(): Promise<void> {
   const remote = await cachedRemote();
@@ -143,21 +242,37 @@ async function main(): Promise<void> {
   await mkdir(scratch, { recursive: true });
   const rows: Row[] = [];
   try {
-    const clone: Row = { name: 'fresh git clone (file://)', times: [], disk: [] };
+    const clone = newRow('fresh git clone (file://)', 'clone');
+    let userRepo = '';
     for (let i = 0; i < FRESH_CLONES; i++) {
       const dest = join(scratch, `clone-${i}`);
       const t = performance.now();
       await run('git', ['clone', '--quiet', url, dest]);
       clone.times.push(performance.now() - t);
       clone.disk.push(await diskMb(dest));
-      await rm(dest, { recursive: true, force: true });
+      // The last clone stays: it is the user's repository of the `autofix run` rows.
+      if (i < FRESH_CLONES - 1) await rm(dest, { recursive: true, force: true });
+      else userRepo = dest;
     }
     rows.push(clone);
 
-    const workdir = join(scratch, 'workdir');
-    const job = async (jobId: string, row: Row | null, recycleWorktrees = 0) => {
-      const t = performance.now();
-      const ws: Workspace = await openWorkspace({
+    // `autofix run`: its own AUTOFIX_WORKDIR, the user's checkout as the remote.
+    const cliWorkdir = join(scratch, 'cli-workdir');
+    const cliCold = newRow('autofix run, cold (creates the mirror)', 'cli_cold');
+    record(cliCold, await cliJob(cliWorkdir, userRepo, 'cli-cold'));
+    rows.push(cliCold);
+    const cliWarm = newRow('autofix run, warm (recycled worktree)', 'cli_warm');
+    for (let i = 0; i < CLI_WARM_RUNS; i++) {
+      const t = await cliJob(cliWorkdir, userRepo, `cli-warm-${i}`);
+      if (!t.recycled) throw new Error('a warm autofix run did not get a recycled worktree');
+      record(cliWarm, t);
+    }
+    rows.push(cliWarm);
+
+    // The app: its own workdir, the remote over file:// as from GitHub, recycleWorktrees = 2.
+    const workdir = join(scratch, 'app-workdir');
+    const appJob = (jobId: string, recycleWorktrees: number) =>
+      timedJob({
         workdir,
         repo: 'bench/big',
         remoteUrl: url,
@@ -165,91 +280,73 @@ async function main(): Promise<void> {
         jobId,
         recycleWorktrees,
       });
-      const ready = performance.now() - t;
-      if (row) {
-        row.times.push(ready);
-        row.disk.push(await diskMb(ws.jobDir));
-      }
-      await closeWorkspace(ws);
-    };
-    const twoAtATime = async (name: string, prefix: string, recycle: number): Promise<Row> => {
-      const row: Row = { name, times: [], disk: [] };
-      const queue = Array.from({ length: PARALLEL_JOBS }, (_, i) => `${prefix}-${i}`);
-      const wall = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          for (let id = queue.shift(); id; id = queue.shift()) await job(id, row, recycle);
-        }),
-      );
-      row.wallS = (performance.now() - wall) / 1000;
-      return row;
-    };
-
-    const cold: Row = { name: 'first job (creates the mirror)', times: [], disk: [] };
-    await job('cold', cold);
-    rows.push(cold);
+    const appCold = newRow('app, cold (first job creates the mirror)', 'app_cold');
+    record(appCold, await appJob('cold', CONCURRENCY));
+    rows.push(appCold);
     const mirrorMb = await diskMb(join(workdir, 'mirrors'));
-
-    // Default: every job gets a new worktree, removed when it ends.
-    const warm: Row = { name: 'warm job, new worktree (autofix run)', times: [], disk: [] };
-    for (let i = 0; i < WARM_JOBS; i++) await job(`warm-${i}`, warm);
-    rows.push(warm);
-    rows.push(
-      await twoAtATime(
-        `${PARALLEL_JOBS} warm jobs, ${CONCURRENCY} at a time, new worktrees`,
-        'par',
-        0,
-      ),
+    // Two jobs at once leave two parked worktrees (the pool the app keeps at its concurrency).
+    await Promise.all([appJob('fill-a', CONCURRENCY), appJob('fill-b', CONCURRENCY)]);
+    const appWarm = newRow('app, warm (recycled worktree, the default)', 'app_warm');
+    for (let i = 0; i < WARM_JOBS; i++) record(appWarm, await appJob(`recycled-${i}`, CONCURRENCY));
+    rows.push(appWarm);
+    const batch = newRow(
+      `app, ${PARALLEL_JOBS} warm jobs ${CONCURRENCY} at a time (recycled)`,
+      'app_batch',
     );
-
-    // Opt-in: scrubbed worktrees are parked and reused (recycleWorktrees = CONCURRENCY).
-    await Promise.all([job('fill-a', null, CONCURRENCY), job('fill-b', null, CONCURRENCY)]);
-    const recycled: Row = {
-      name: 'warm job, recycled worktree (app default)',
-      times: [],
-      disk: [],
-    };
-    for (let i = 0; i < WARM_JOBS; i++) await job(`recycled-${i}`, recycled, CONCURRENCY);
-    rows.push(recycled);
-    rows.push(
-      await twoAtATime(
-        `${PARALLEL_JOBS} warm jobs, ${CONCURRENCY} at a time, recycled worktrees`,
-        'par-recycled',
-        CONCURRENCY,
-      ),
+    const queue = Array.from({ length: PARALLEL_JOBS }, (_, i) => `par-recycled-${i}`);
+    const wall = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let id = queue.shift(); id; id = queue.shift())
+          record(batch, await appJob(id, CONCURRENCY));
+      }),
     );
+    batch.wallS = (performance.now() - wall) / 1000;
+    rows.push(batch);
     const poolMb = await diskMb(join(workdir, 'pool'));
 
+    // Reference: no recycling, a new worktree per job (what `autofix run` did before #15).
+    const fresh = newRow('reference: warm job, new worktree (no recycling)', 'new_worktree');
+    for (let i = 0; i < WARM_JOBS; i++) record(fresh, await appJob(`new-${i}`, 0));
+    rows.push(fresh);
+
+    const cloneMedian = median(clone.times);
     console.log('');
-    console.log('| scenario | runs | median s | max s | disk per job MB | batch wall s |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(
+      '| path | runs | min s | median s | max s | × faster than a clone (median) | close median s | disk per job MB | batch wall s |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${r.times.length} | ${(median(r.times) / 1000).toFixed(3)} | ` +
-          `${(Math.max(...r.times) / 1000).toFixed(3)} | ${median(r.disk).toFixed(1)} | ` +
+        `| ${r.name} | ${r.times.length} | ${seconds(Math.min(...r.times))} | ${seconds(median(r.times))} | ` +
+          `${seconds(Math.max(...r.times))} | ${(cloneMedian / median(r.times)).toFixed(1)} | ` +
+          `${r.closeTimes.length ? seconds(median(r.closeTimes)) : ''} | ${median(r.disk).toFixed(1)} | ` +
           `${r.wallS === undefined ? '' : r.wallS.toFixed(2)} |`,
       );
     }
     console.log('');
     console.log(
-      `shared per repository: mirror ${mirrorMb.toFixed(1)} MB; ` +
-        `pool of ${CONCURRENCY} parked worktrees ${poolMb.toFixed(1)} MB (the app parks as many as its code-stage concurrency)`,
+      `shared per repository: mirror ${mirrorMb.toFixed(1)} MB; pool of ${CONCURRENCY} parked worktrees ` +
+        `${poolMb.toFixed(1)} MB (the app parks as many as its code-stage concurrency, autofix run 1)`,
     );
-    const fresh = rows[0]!;
-    // The app recycles worktrees (src/pipeline/app/stage-io.ts): that is the warm job it runs.
-    const speedup = median(fresh.times) / median(recycled.times);
-    const speedupNewWorktree = median(fresh.times) / median(warm.times);
-    const diskPerJob = median(rows.slice(2).flatMap((r) => r.disk));
+    const summary = rows
+      .filter((r) => r.key)
+      .flatMap((r) => [
+        `${r.key}_s=${seconds(median(r.times))}`,
+        ...(r === clone ? [] : [`${r.key}_x=${(cloneMedian / median(r.times)).toFixed(1)}`]),
+      ]);
+    const diskPerJob = median([...cliWarm.disk, ...appWarm.disk]);
     console.log(
-      `SUMMARY workspace speedup=${speedup.toFixed(1)} disk_per_job_mb=${diskPerJob.toFixed(1)} ` +
-        `speedup_new_worktree=${speedupNewWorktree.toFixed(1)}`,
+      `SUMMARY workspace ${summary.join(' ')} ` +
+        `speedup=${(cloneMedian / median(appWarm.times)).toFixed(1)} disk_per_job_mb=${diskPerJob.toFixed(1)}`,
     );
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
+const flag = process.argv.indexOf(CLI_JOB_FLAG);
+(flag >= 0 ? cliJobChild(process.argv[flag + 1] ?? '{}') : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -1,10 +1,12 @@
 /**
- * Opt-in recycling of worktrees (`recycleWorktrees` > 0). A fresh worktree costs a full
- * checkout — for 20,000 files that is most of a job's start-up time, and no faster than the
- * checkout part of a clone. A parked worktree only needs the files that changed since it was
- * parked. Parking scrubs everything a job left (`reset --hard`, `clean -ffdx`, detached HEAD, the
- * `.git` link rewritten on claim) and the pool holds at most N worktrees per repository, so disk
- * stays at one checkout per concurrent job.
+ * Recycling of worktrees (`recycleWorktrees` > 0: the app parks 2 per repository, `autofix run`
+ * 1, see local-workspace.ts). A fresh worktree costs a full checkout — for 20,000 files that is
+ * most of a job's start-up time, and no faster than the checkout part of a clone. A parked
+ * worktree only needs the files that changed since it was parked. Parking scrubs everything a
+ * job left (a stale `index.lock`, `reset --hard`, `clean -ffdx`: ignored files too, detached HEAD,
+ * the `.git` link rewritten on claim) and the pool holds at most N worktrees per repository, so
+ * disk stays at one checkout per concurrent job. A claimed worktree that cannot be brought to the
+ * base is dropped and replaced by a new one (workspace.ts), never parked again.
  *
  * A parked worktree is `git worktree lock`ed: while it is renamed in or out of the pool its
  * recorded path is briefly wrong, and `git worktree prune` (run by other jobs) skips locked
@@ -97,6 +99,8 @@ export async function parkWorktree(
   const slot = await reserveSlot(pool, max);
   if (!slot) return false;
   try {
+    // The job is over: a lock left by a git command it killed (a timeout) would fail the reset.
+    await rm(join(ref.gitDir, 'index.lock'), { force: true });
     await worktreeGit(ref, ['reset', '--quiet', '--hard']);
     await worktreeGit(ref, ['clean', '-q', '-ffdx']);
     await worktreeGit(ref, ['checkout', '--quiet', '--detach']);

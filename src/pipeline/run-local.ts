@@ -19,6 +19,7 @@ import {
   type SandboxMode,
 } from '../exec/index.js';
 import { findIssueBranches } from '../git/branch-name.js';
+import { localWorkspaceOptions } from '../git/local-workspace.js';
 import { runGit } from '../git/run-git.js';
 import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
@@ -230,15 +231,15 @@ export async function runLocal(
       {
         issue,
         config,
-        workspace: {
+        // Recycles worktrees like the app (a warm run skips the full checkout).
+        workspace: localWorkspaceOptions({
           workdir: settings.workdir,
-          repo: `local/${basename(repo)}`,
-          remoteUrl: repo,
+          repoPath: repo,
           baseBranch: pre.branch,
           branchPrefix: config.branch_prefix,
           jobId: runId,
           logger: deps.log,
-        },
+        }),
         model,
         push: true,
         redact,
