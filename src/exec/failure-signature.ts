@@ -60,13 +60,16 @@ export function failureNames(output: string): Set<string> | null {
   return names.size > 0 ? names : null;
 }
 
-/** Summary lines that count failures: Jest/Vitest, Mocha, TAP/node:test, pytest, Go. */
+/** Summary lines that count failures: Jest/Vitest, Mocha, TAP/node:test, pytest, ESLint, tsc. */
 const COUNTS: readonly RegExp[] = [
   /^\s*Tests?:?\s+(\d+) failed/m,
   /^\s*(\d+) failing\b/m,
   /^#\s*fail\s+(\d+)/m,
   /^ℹ fail (\d+)/m,
   /=+ (?:.*?\b)?(\d+) failed\b/m,
+  // ESLint and tsc count problems, not tests: more of them is a change's doing too.
+  /^✖ (\d+) problems?\b/m,
+  /^Found (\d+) errors?\b/m,
 ];
 
 /**

@@ -126,8 +126,24 @@ describe('failure counts', () => {
     ['tap', '# pass 3\n# fail 1\n', 1],
     ['node:test', 'ℹ pass 3\nℹ fail 2\n', 2],
     ['pytest', '==== 2 failed, 10 passed in 0.12s ====', 2],
+    ['eslint', '/r/a.js\n  1:1  error  x  no-undef\n\n✖ 3 problems (3 errors, 0 warnings)\n', 3],
+    ['tsc', 'src/a.ts(1,1): error TS2304: x\n\nFound 2 errors in the same file.\n', 2],
   ])('reads %s summaries', (_runner, output, count) => {
     expect(failureCount(output)).toBe(count);
+  });
+
+  it('blames a new lint problem in a lint command that already failed', () => {
+    const before = baselineEntry(
+      result('/r/a.js\n  1:1  error  x  no-undef\n\n✖ 1 problem (1 error)\n'),
+    );
+    const after = result(
+      '/r/a.js\n  1:1  error  x  no-undef\n  4:2  error  y  no-undef\n\n✖ 2 problems (2 errors)\n',
+    );
+    expect(judgeFailure(after, before).kind).toBe('new');
+    expect(
+      judgeFailure(result('/r/a.js\n  1:1  error  x  no-undef\n\n✖ 1 problem (1 error)\n'), before)
+        .kind,
+    ).toBe('preexisting');
   });
 
   it('blames a new failure listed under a name that was already failing (Mocha suites)', () => {
