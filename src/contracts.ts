@@ -1,5 +1,12 @@
 /** Data contracts shared by stages (DESIGN.md §3). Names are kept; fields may grow. */
 
+/** The pipeline's stages, in order: one list for the in-process runner and the queue. */
+export const STAGES = ['triage', 'plan', 'code', 'pr'] as const;
+export type StageName = (typeof STAGES)[number];
+
+/** A step a run reports progress for or fails in: a stage, or a step within one. */
+export type StepName = StageName | 'workspace' | 'setup' | 'validate' | 'commit';
+
 export type Risk = 'LOW' | 'MEDIUM' | 'HIGH';
 export type CommitType = 'fix' | 'feat' | 'docs' | 'chore' | 'refactor';
 

@@ -2,15 +2,16 @@
  * What every stage receives (DESIGN.md §1): I/O comes in through these ports, so the same stage
  * functions run in the CLI (in process) and in the app (from BullMQ processors).
  */
+import type { StageName, StepName } from '../contracts.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
 import type { OverrideReader } from '../llm/load-agent.js';
 import type { Logger } from '../logger.js';
 
-export type StageName = 'triage' | 'plan' | 'code' | 'validate' | 'commit' | 'pr';
+export type { StageName, StepName };
 
 export interface ProgressEvent {
   /** A stage, or a step within one: opening the workspace, the repository's `setup`. */
-  stage: StageName | 'workspace' | 'setup';
+  stage: StepName;
   status: 'start' | 'done' | 'failed' | 'info';
   message: string;
   /** A long step saying it is still running (a terminal with a live line can skip it). */
@@ -41,7 +42,7 @@ export interface IssueInput {
 }
 
 /** Outline and code of the ranked files, rendered for `{{repo_map}}` and `{{code_context}}`. */
-export interface StageContext {
+export interface RepoContext {
   repoMap: string;
   codeContext: string;
   tokens: number;

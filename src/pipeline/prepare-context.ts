@@ -2,13 +2,13 @@
 import { buildPromptContext, DEFAULT_CONTEXT_BUDGET } from '../context/build-prompt-context.js';
 import { buildRepoMap } from '../context/build-repo-map.js';
 import { rankFiles } from '../context/rank-files.js';
-import type { IssueInput, StageContext } from './ports.js';
+import type { IssueInput, RepoContext } from './ports.js';
 
 export async function prepareContext(
   checkout: { worktree: string; gitDir?: string },
   issue: IssueInput,
   budget = DEFAULT_CONTEXT_BUDGET,
-): Promise<StageContext> {
+): Promise<RepoContext> {
   // The job's git directory, not the `.git` link that repository code could have rewritten.
   const map = await buildRepoMap(
     checkout.worktree,

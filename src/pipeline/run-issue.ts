@@ -23,7 +23,7 @@ import { createCodeWorkspace, repoPathPolicy } from './code/code-workspace.js';
 import { runCodeAgent, type CodePorts, type CodeResult } from './code/run-code-agent.js';
 import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
-import type { IssueInput, PipelinePorts, StageName } from './ports.js';
+import type { IssueInput, PipelinePorts, StepName } from './ports.js';
 import { snapshotOverrides } from './snapshot-overrides.js';
 import { prepareContext } from './prepare-context.js';
 import { writePullRequest, type PullRequestText } from './pr/write-pull-request.js';
@@ -62,12 +62,12 @@ export interface RunIssueResult {
   commit?: Commit;
   pr?: PullRequestText;
   /** Stage reached when the run ended (for failure reports too). */
-  stage: StageName;
+  stage: StepName;
 }
 
 export class RunFailure extends Error {
   constructor(
-    readonly stage: StageName,
+    readonly stage: StepName,
     readonly error: unknown,
     readonly partial: Partial<RunIssueResult>,
   ) {
@@ -82,8 +82,8 @@ export async function runIssue(
 ): Promise<RunIssueResult> {
   const { issue, config } = options;
   const partial: Partial<RunIssueResult> = {};
-  let stage: StageName = 'triage';
-  const step = async <T>(name: StageName, label: string, fn: () => Promise<T>): Promise<T> => {
+  let stage: StepName = 'triage';
+  const step = async <T>(name: StepName, label: string, fn: () => Promise<T>): Promise<T> => {
     stage = name;
     ports.progress?.({ stage: name, status: 'start', message: label });
     const value = await fn();

@@ -14,13 +14,13 @@
  * queue layer comments on the issue, labels it `automation-failed` and reacts 😕.
  */
 import type { RepoConfig } from '../config/repo-config.js';
+import type { StageName } from '../contracts.js';
 import type { ErrorShape } from '../errors.js';
 import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import type { ReviewNote } from '../github/review-notes.js';
 
-export const STAGES = ['triage', 'plan', 'code', 'pr'] as const;
-export type StageName = (typeof STAGES)[number];
+export { STAGES, type StageName } from '../contracts.js';
 
 /** What started the run. Text fields are sanitized (DESIGN.md §5.3) before they get here. */
 export type RunTrigger =

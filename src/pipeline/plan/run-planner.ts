@@ -4,12 +4,12 @@ import { branchName } from '../../git/branch-name.js';
 import { fixPlanSchema } from '../../llm/schemas.js';
 import { askAgent } from '../ask-agent.js';
 import { issueData } from '../issue-data.js';
-import type { IssueInput, PipelinePorts, StageContext } from '../ports.js';
+import type { IssueInput, PipelinePorts, RepoContext } from '../ports.js';
 
 export interface PlannerInput {
   issue: IssueInput;
   triage: TriageResult;
-  context: StageContext;
+  context: RepoContext;
   config: Pick<RepoConfig, 'validate' | 'branch_prefix'>;
   model: string;
   /** Whether a repository path exists now (MODIFY/DELETE need it, CREATE must not). */

@@ -4,13 +4,13 @@ import { AutofixError } from '../../errors.js';
 import { triageResultSchema } from '../../llm/schemas.js';
 import { askAgent } from '../ask-agent.js';
 import { issueData } from '../issue-data.js';
-import type { IssueInput, PipelinePorts, StageContext } from '../ports.js';
+import type { IssueInput, PipelinePorts, RepoContext } from '../ports.js';
 
 const RISK_ORDER: Record<Risk, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
 
 export interface TriageInput {
   issue: IssueInput;
-  context: StageContext;
+  context: RepoContext;
   config: Pick<RepoConfig, 'risk_threshold'>;
   model: string;
 }
