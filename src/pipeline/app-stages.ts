@@ -25,6 +25,7 @@ import {
   shouldOpenAsDraft,
 } from '../github/pull-request.js';
 import { cloneUrlHost } from '../github/repo-url.js';
+import { feedbackOf } from '../queue/run-addressing.js';
 import type { RunFailedHook, RunJobData, StageProcessors } from '../queue/types.js';
 import { createRunLog } from '../artifacts/run-log.js';
 import { toCodeOutput, type CodeOutput } from './app/code-output.js';
@@ -101,8 +102,8 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
         );
         // Feedback on the bot's PR: new commits go on the PR's branch; a fresh start replaces
         // the open PR's branch, so the PR stays the one PR of the issue.
-        if (job.trigger.kind === 'pr-feedback')
-          return { ...planned, branch_name: job.trigger.branch };
+        const feedback = feedbackOf(job);
+        if (feedback) return { ...planned, branch_name: feedback.branch };
         if (job.trigger.kind === 'issue-comment' && job.trigger.replaceBranch)
           return { ...planned, branch_name: job.trigger.replaceBranch };
         return planned;
@@ -132,7 +133,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
         // The repository's own secrets handed to its commands are masked like ours.
         deps.redact.add(...passthroughValues(job.config.env_passthrough));
         try {
-          const feedback = job.trigger.kind === 'pr-feedback';
+          const feedback = feedbackOf(job) !== undefined;
           const branch = await prepareBranch(ws, {
             name: plan.branch_name,
             issue: issue.number,
@@ -226,8 +227,9 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
 
     pr: async (job, ctx) => {
       const { commit, code } = job.outputs.code as CodeOutput;
-      if (job.trigger.kind === 'pr-feedback') {
-        const { prNumber } = job.trigger;
+      const feedback = feedbackOf(job);
+      if (feedback) {
+        const { prNumber } = feedback;
         const pr = await requestReviewOfFeedbackCommit(
           ctx.octokit,
           { owner: job.repository.owner, repo: job.repository.name },

@@ -24,9 +24,19 @@ export function githubHostOf(data: Pick<RunJobData, 'repository'>): string | und
   return cloneUrlHost(data.repository.cloneUrl);
 }
 
+export type FeedbackTrigger = Extract<RunJobData['trigger'], { kind: 'pr-feedback' }>;
+
+/**
+ * The feedback that started the run when it is a feedback run (`/autofix` on the bot's PR), else
+ * undefined: the one place that decides it. Its PR, branch and review travel in the trigger.
+ */
+export function feedbackOf(data: Pick<RunJobData, 'trigger'>): FeedbackTrigger | undefined {
+  return data.trigger.kind === 'pr-feedback' ? data.trigger : undefined;
+}
+
 /** The issue or PR where the run talks: the PR for feedback runs, else the issue. */
 export function conversationOf(data: Pick<RunJobData, 'trigger' | 'issue'>): number {
-  return data.trigger.kind === 'pr-feedback' ? data.trigger.prNumber : data.issue.number;
+  return feedbackOf(data)?.prNumber ?? data.issue.number;
 }
 
 /** 👀/🚀/😕 go on the comment that triggered the run, or on the issue for a label. */

@@ -13,6 +13,7 @@ import { createLlmClient, type LlmClient } from '../../llm/create-llm-client.js'
 import type { OverrideReader } from '../../llm/load-agent.js';
 import { createUsageTracker } from '../../llm/usage-tracker.js';
 import type { Logger } from '../../logger.js';
+import { feedbackOf } from '../../queue/run-addressing.js';
 import type { AppMetrics } from '../../queue/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../queue/types.js';
 import type { IssueInput, PipelinePorts } from '../ports.js';
@@ -35,12 +36,12 @@ export interface AppStageDeps {
 
 export function issueInput(job: RunJobData): IssueInput {
   const t = job.trigger;
-  const instructions =
-    t.kind === 'issue-comment'
+  const feedback = feedbackOf(job);
+  const instructions = feedback
+    ? renderFeedbackInstructions(feedback.feedback, feedback.review ?? [])
+    : t.kind === 'issue-comment'
       ? t.instructions
-      : t.kind === 'pr-feedback'
-        ? renderFeedbackInstructions(t.feedback, t.review ?? [])
-        : '';
+      : '';
   return {
     repository: job.repository.fullName,
     number: job.issue.number,
@@ -119,15 +120,14 @@ export async function withStageWorkspace<T>(
     // The code stage fetches to see the bot branch as it is now; triage and plan of a feedback run
     // read the PR branch, so they fetch too.
     ...(job.pins?.baseCommit ? { pinnedBase: job.pins.baseCommit } : {}),
-    fetch: ctx.stage === 'plan' && job.trigger.kind !== 'pr-feedback' ? 'if-missing' : 'always',
+    fetch: ctx.stage === 'plan' && !feedbackOf(job) ? 'if-missing' : 'always',
     logger: ctx.log,
   });
   try {
     // Feedback on the bot's PR: triage and plan read the code the PR already has. The code stage
     // checks the branch out itself (prepareBranch), to commit on top of it.
-    if (job.trigger.kind === 'pr-feedback' && ctx.stage !== 'code') {
-      await checkoutBranchTip(ws, job.trigger.branch);
-    }
+    const feedback = feedbackOf(job);
+    if (feedback && ctx.stage !== 'code') await checkoutBranchTip(ws, feedback.branch);
     return await fn(ws, token);
   } finally {
     await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
