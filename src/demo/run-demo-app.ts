@@ -186,7 +186,14 @@ export async function runDemoApp(
       metrics: deps.metrics,
       reconcileIntervalMs: 0,
       webhookProxyUrl: null,
-      workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
+      workers: {
+        processors: createStageProcessors(deps),
+        onRunFailed: createRunFailedHook(deps),
+        // The demo is there to show the comment as each stage ends: created at once, every
+        // version written (the real app waits a few seconds and coalesces, status-publisher.ts).
+        statusCreateAfterMs: 0,
+        statusDebounceMs: 0,
+      },
     });
 
     say('autofix demo --app: the GitHub App on this machine, with a scripted model.');

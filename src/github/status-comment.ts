@@ -1,6 +1,8 @@
 /**
- * The run's status comment on GitHub: found by its hidden marker or created once, then edited in
- * place. Every call is best effort — a failed edit is logged and never fails the run.
+ * The run's status comment on GitHub: its facts, how they render, and the calls that find it by
+ * its hidden marker, create it and edit it in place (when is the publisher's business:
+ * queue/status-publisher.ts). Every call is best effort — a failed edit is logged and never fails
+ * the run.
  */
 import type { Logger } from '../logger.js';
 import { runMarker } from './markdown.js';
@@ -29,10 +31,14 @@ export interface StatusComment {
   setStage(stage: string, status: StageStatus): void;
   merge(patch: StatusPatch): void;
   setOutcome(outcome: NonNullable<StatusFacts['outcome']>): void;
-  /** Finds the comment a previous attempt created, or creates it. */
-  ensure(): Promise<number | undefined>;
-  /** Renders the facts and edits the comment (creating it first when needed). */
-  publish(): Promise<void>;
+  /** The comment as it would be rendered now. */
+  render(): string;
+  /** The GitHub calls, for a publisher that decides when to make them. Best effort each. */
+  target(): {
+    find(): Promise<number | undefined>;
+    create(body: string): Promise<number | undefined>;
+    update(commentId: number, body: string): Promise<void>;
+  };
 }
 
 export function createStatusComment(options: StatusCommentOptions): StatusComment {
@@ -52,29 +58,6 @@ export function createStatusComment(options: StatusCommentOptions): StatusCommen
       ...(options.githubHost ? { githubHost: options.githubHost } : {}),
     });
 
-  /** True when the comment was created with the current facts (no edit needed). */
-  const create = async (): Promise<boolean> => {
-    try {
-      commentId = await findCommentByMarker(
-        octokit,
-        repo,
-        options.issueNumber,
-        runMarker(options.runId),
-      );
-      if (commentId !== undefined) return false;
-      const { data } = await octokit.rest.issues.createComment({
-        ...repo,
-        issue_number: options.issueNumber,
-        body: body(),
-      });
-      commentId = data.id;
-      return true;
-    } catch (err) {
-      log.warn({ err }, 'could not create the status comment');
-      return false;
-    }
-  };
-
   return {
     facts: () => facts,
     commentId: () => commentId,
@@ -87,18 +70,43 @@ export function createStatusComment(options: StatusCommentOptions): StatusCommen
     setOutcome(outcome) {
       facts = { ...facts, outcome };
     },
-    async ensure() {
-      if (commentId === undefined) await create();
-      return commentId;
-    },
-    async publish() {
-      if (commentId === undefined && (await create())) return;
-      if (commentId === undefined) return;
-      try {
-        await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body: body() });
-      } catch (err) {
-        log.warn({ err }, 'could not edit the status comment');
-      }
-    },
+    render: body,
+    target: () => ({
+      find: async () => {
+        try {
+          return await findCommentByMarker(
+            octokit,
+            repo,
+            options.issueNumber,
+            runMarker(options.runId),
+          );
+        } catch (err) {
+          log.warn({ err }, 'could not look for the status comment');
+          return undefined;
+        }
+      },
+      create: async (text) => {
+        try {
+          const { data } = await octokit.rest.issues.createComment({
+            ...repo,
+            issue_number: options.issueNumber,
+            body: text,
+          });
+          commentId = data.id;
+          return data.id;
+        } catch (err) {
+          log.warn({ err }, 'could not create the status comment');
+          return undefined;
+        }
+      },
+      update: async (id, text) => {
+        commentId = id;
+        try {
+          await octokit.rest.issues.updateComment({ ...repo, comment_id: id, body: text });
+        } catch (err) {
+          log.warn({ err }, 'could not edit the status comment');
+        }
+      },
+    }),
   };
 }

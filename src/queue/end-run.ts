@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import { conversationOf, githubHostOf, reactionTargetOf, repoOf } from './run-addressing.js';
 import { runKeyOf, type RunEnding } from './run-registry.js';
 import type { StageRuntime } from './stage-runtime.js';
+import { ENDING_STAGE_INDEX, statusRevision } from './status-publisher.js';
 import { STAGES, type RunJobData, type StageName } from './types.js';
 
 export function statusCommentFor(
@@ -32,6 +33,23 @@ export function statusCommentFor(
     facts: data.status,
     ...(data.statusCommentId === undefined ? {} : { commentId: data.statusCommentId }),
   });
+}
+
+/** The run's last version, written now (it outranks every stage's); waited for. */
+async function publishFinal(
+  rt: StageRuntime,
+  data: RunJobData,
+  status: StatusComment,
+): Promise<void> {
+  rt.status.submit({
+    runId: data.runId,
+    rev: statusRevision(ENDING_STAGE_INDEX, 0, 1),
+    body: status.render(),
+    startedAt: data.acceptedAt,
+    target: status.target(),
+    ...(data.statusCommentId === undefined ? {} : { commentId: data.statusCommentId }),
+  });
+  await rt.status.flush(data.runId);
 }
 
 /** Stages that never ran show as skipped once the run has ended. */
@@ -78,7 +96,7 @@ export async function finishRun(
     { outcome: 'finished', status: status.facts(), ...(stop ? { stop } : {}) },
     log,
   );
-  await status.publish();
+  await publishFinal(rt, data, status);
   if (!stop) {
     await addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'rocket').catch(
       (err: unknown) => log.warn({ err }, 'could not add the 🚀 reaction'),
@@ -115,7 +133,7 @@ export async function failRun(
     kind: 'failed',
     message: `\`${failure.error.code}\` during ${failure.stage}; see the comment below.`,
   });
-  await status.publish();
+  await publishFinal(rt, data, status);
   await reportRunFailure(
     client.octokit,
     {

@@ -4,16 +4,20 @@
  * through classifyError, and hands a job interrupted by shutdown back to the queue untouched.
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { InstallationClient } from '../github/installation-auth.js';
 import { addReaction } from '../github/reactions.js';
-import type { StatusComment } from '../github/status-comment.js';
-import type { Logger } from '../logger.js';
 import { classifyError } from './classify-error.js';
 import { failRun, finishRun, statusCommentFor } from './end-run.js';
 import { jobIdFor, nextStage, reactionTargetOf, repoOf } from './run-addressing.js';
+import { statusRevision } from './status-publisher.js';
 import { runKeyOf } from './run-registry.js';
 import type { StageRuntime } from './stage-runtime.js';
-import type { RunJobData, StageContext, StageName, StageOutcome } from './types.js';
+import {
+  STAGES,
+  type RunJobData,
+  type StageContext,
+  type StageName,
+  type StageOutcome,
+} from './types.js';
 
 export interface StageJobResult {
   stage: StageName;
@@ -71,14 +75,25 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       return { stage, outcome: ending.stop ? 'stop' : 'continue' };
     }
     const status = statusCommentFor(data, client, log);
+    // The status comment is published in the background (status-publisher.ts): no stage waits
+    // for an edit, and a later stage's edit is never overwritten by this one's.
+    let seq = 0;
+    const show = (): void =>
+      rt.status.submit({
+        runId: data.runId,
+        rev: statusRevision(STAGES.indexOf(stage), attempt, ++seq),
+        body: status.render(),
+        startedAt: data.acceptedAt,
+        target: status.target(),
+        ...(data.statusCommentId === undefined ? {} : { commentId: data.statusCommentId }),
+      });
     status.setStage(stage, { state: 'running' });
-    // The 👀 reaction and the status comment go out while the stage works: Octokit's throttling
-    // spaces an installation's writes (1 s; 3 s for ones that notify), and the stage need not
-    // wait for that. Every later edit of the comment waits for `opened` first.
-    const opened =
-      data.statusCommentId === undefined
-        ? openStatus(job, stage, attempt, client, status, log)
-        : Promise.resolve();
+    show();
+    if (stage === 'triage' && attempt === 1) {
+      void addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'eyes').catch(
+        (err: unknown) => log.warn({ err }, 'could not add the 👀 reaction'),
+      );
+    }
     await rt.registry
       .refresh(runKeyOf(data), data.runId)
       .catch((err: unknown) => log.warn({ err }, 'could not refresh the issue lock'));
@@ -94,10 +109,10 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       signal,
       status: {
         current: () => status.facts(),
-        update: async (patch) => {
+        update: (patch) => {
           status.merge(patch);
-          await opened;
-          await status.publish();
+          show();
+          return Promise.resolve();
         },
       },
       checkpoint: {
@@ -113,7 +128,6 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     try {
       outcome = await rt.processors[stage](data, ctx);
     } catch (err) {
-      await opened;
       if (signal.aborted) {
         // Shutdown: back to the queue without using an attempt; another worker starts it over.
         rt.metrics.jobs.inc({ stage, outcome: 'requeued' });
@@ -142,7 +156,6 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       throw new UnrecoverableError(`${verdict.shape.code}: ${rt.redact(verdict.shape.message)}`);
     }
 
-    await opened;
     const durationMs = Math.round(seconds() * 1000);
     status.setStage(stage, { state: 'done', durationMs });
     if (outcome.status) status.merge(outcome.status);
@@ -156,8 +169,8 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       return { stage, outcome: outcome.kind };
     }
     status.setStage(next, { state: 'queued' });
-    // Publish before enqueueing: the next stage's own edits must land after this one.
-    await status.publish();
+    // Not awaited: the next stage's own versions outrank this one (status-publisher.ts).
+    show();
     const nextData: RunJobData = {
       ...data,
       checkpoint: undefined, // this stage's; the next stage starts without one
@@ -167,32 +180,10 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
         ? { pins: { ...data.pins, ...outcome.pins } }
         : {}),
     };
-    const commentId = status.commentId();
+    const commentId = rt.status.commentId(data.runId) ?? data.statusCommentId;
     if (commentId !== undefined) nextData.statusCommentId = commentId;
     const nextId = jobIdFor(data.runId, next);
     await rt.queues[next].add(next, nextData, { jobId: nextId });
     return { stage, outcome: 'continue', next: nextId };
   };
-}
-
-/** First stage of a run (or a retry that lost it): 👀 on the trigger, then the status comment. */
-async function openStatus(
-  job: Job<RunJobData>,
-  stage: StageName,
-  attempt: number,
-  client: InstallationClient,
-  status: StatusComment,
-  log: Logger,
-): Promise<void> {
-  const data = job.data;
-  if (stage === 'triage' && attempt === 1) {
-    await addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'eyes').catch(
-      (err: unknown) => log.warn({ err }, 'could not add the 👀 reaction'),
-    );
-  }
-  const commentId = await status.ensure();
-  if (commentId === undefined) return;
-  await job
-    .updateData({ ...job.data, statusCommentId: commentId })
-    .catch((err: unknown) => log.warn({ err }, 'could not record the status comment id'));
 }

@@ -5,12 +5,15 @@ import type { InstallationLimiter } from './installation-limiter.js';
 import type { AppMetrics } from './metrics.js';
 import type { RunRegistry } from './run-registry.js';
 import type { StageQueues } from './stage-queues.js';
+import type { StatusPublisher } from './status-publisher.js';
 import type { RunFailedHook, StageProcessors } from './types.js';
 
 export interface StageRuntime {
   processors: StageProcessors;
   queues: StageQueues;
   registry: RunRegistry;
+  /** Publishes status comments in the background, ordered across workers. */
+  status: StatusPublisher;
   auth: InstallationAuth;
   log: Logger;
   metrics: AppMetrics;

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { createInstallationLimiter, type RateLimit } from '../queue/installation-limiter.js';
 import type { AppMetrics } from '../queue/metrics.js';
 import type { RunFailedHook, StageProcessors } from '../queue/types.js';
+import { createStatusPublisher } from '../queue/status-publisher.js';
 import { startWorkerPool, type StageConcurrency, type WorkerPool } from '../queue/worker-pool.js';
 import type { QueueBackend } from './queue-backend.js';
 
@@ -17,6 +18,9 @@ export interface WorkerSettings {
   rateLimit?: RateLimit;
   stalledIntervalMs?: number;
   lockDurationMs?: number;
+  /** Status comment publishing (status-publisher.ts); tests shorten them. */
+  statusDebounceMs?: number;
+  statusCreateAfterMs?: number;
 }
 
 export function startWorkers(options: {
@@ -40,6 +44,17 @@ export function startWorkers(options: {
       processors: settings.processors,
       queues: backend.queues,
       registry: backend.registry,
+      status: createStatusPublisher({
+        redis: backend.redis,
+        prefix: options.prefix,
+        log: options.log,
+        ...(settings.statusDebounceMs === undefined
+          ? {}
+          : { debounceMs: settings.statusDebounceMs }),
+        ...(settings.statusCreateAfterMs === undefined
+          ? {}
+          : { createAfterMs: settings.statusCreateAfterMs }),
+      }),
       auth: createInstallationAuth(options.probot, (token) => redact.add(token)),
       log: options.log,
       metrics: options.metrics,

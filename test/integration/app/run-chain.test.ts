@@ -27,12 +27,12 @@ describe('a run from webhook to pull request', () => {
       code: { branch: 'autofix/fix/7-test' },
     });
 
-    // One status comment, created once and edited as stages finished.
+    // One status comment. The run was over within a second: the comment was created once, at the
+    // end, with the final state (no edit sat in front of the pull request's own write).
     const status = [...h.github.comments.values()].filter((c) => c.body.includes('autofix-run:'));
     expect(status).toHaveLength(1);
     const history = status[0]!.history;
-    expect(history.length).toBeGreaterThanOrEqual(4);
-    expect(history[0]).toMatch(/\| triage \| ⏳ running/);
+    expect(history).toHaveLength(1);
     const final = history.at(-1)!;
     expect(final).toContain('🚀 Autofix opened a pull request');
     expect(final).toContain(`#${pull.number}`);
@@ -55,6 +55,25 @@ describe('a run from webhook to pull request', () => {
       const jobs = await h.jobs(stage);
       expect(jobs.map((j) => j.id)).toEqual([`${job.runId}-${stage}`]);
     }
+  });
+
+  it('shows a longer run as it goes: the status comment is created early and edited in place', async () => {
+    h = await startHarness({ worker: { statusCreateAfterMs: 0, statusDebounceMs: 0 } });
+    await h.send('issues', labeledPayload({ issueNumber: 8, title: 'Typo' }));
+    await waitFor(() => h.github.pulls[0], 10_000, 'the pull request');
+    const status = await waitFor(
+      () =>
+        [...h.github.comments.values()].find(
+          (c) => c.body.includes('autofix-run:') && c.body.includes('🚀'),
+        ),
+      10_000,
+      'the final status',
+    );
+    expect(status.history.length).toBeGreaterThanOrEqual(2);
+    expect(status.history[0]).toMatch(/\| triage \| ⏳ running/);
+    expect(
+      [...h.github.comments.values()].filter((c) => c.body.includes('autofix-run:')),
+    ).toHaveLength(1);
   });
 
   it('starts a run from an /autofix comment with the rest of the comment as instructions', async () => {

@@ -61,8 +61,9 @@ describe('createStatusComment', () => {
         { id: 3, body: '<!-- autofix-run:run-abc -->\nplanted', user: { type: 'User' } },
       ]);
     api().post('/repos/octo/app/issues/5/comments').reply(201, { id: 8 });
-    const status = createStatusComment(options);
-    expect(await status.ensure()).toBe(8);
+    const target = createStatusComment(options).target();
+    expect(await target.find()).toBeUndefined();
+    expect(await target.create('body')).toBe(8);
   });
 
   it('reuses the comment a previous attempt created (found by its marker) and edits it', async () => {
@@ -80,24 +81,29 @@ describe('createStatusComment', () => {
       .reply(200, {});
     const status = createStatusComment(options);
     status.setStage('triage', { state: 'done' });
-    await status.publish();
+    const id = await status.target().find();
+    expect(id).toBe(2);
+    await status.target().update(id!, status.render());
     expect(status.commentId()).toBe(2);
   });
 
-  it('creates the comment once, then edits it', async () => {
-    api().get('/repos/octo/app/issues/5/comments').query(true).reply(200, []);
+  it('creates the comment, then edits it with the facts rendered', async () => {
     api().post('/repos/octo/app/issues/5/comments').reply(201, { id: 7 });
-    api().patch('/repos/octo/app/issues/comments/7').reply(200, {});
+    api()
+      .patch('/repos/octo/app/issues/comments/7', (b: { body: string }) =>
+        b.body.includes('**Risk:** LOW'),
+      )
+      .reply(200, {});
     const status = createStatusComment(options);
-    expect(await status.ensure()).toBe(7);
-    expect(await status.ensure()).toBe(7);
+    expect(await status.target().create(status.render())).toBe(7);
+    expect(status.commentId()).toBe(7);
     status.merge({ risk: 'LOW' });
-    await status.publish();
+    await status.target().update(7, status.render());
   });
 
   it('never throws when GitHub refuses the edit', async () => {
     api().patch('/repos/octo/app/issues/comments/7').reply(500, {});
     const status = createStatusComment({ ...options, commentId: 7 });
-    await expect(status.publish()).resolves.toBeUndefined();
+    await expect(status.target().update(7, status.render())).resolves.toBeUndefined();
   });
 });

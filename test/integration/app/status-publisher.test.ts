@@ -1,0 +1,135 @@
+/**
+ * The background status publisher (src/queue/status-publisher.ts) against real Redis: what the
+ * comment finally shows is the newest version whatever order the edits land in, one worker
+ * creates it, and a run over before `createAfterMs` gets it once, with its final state.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { silentLogger } from '../../../src/logger.js';
+import { deleteKeys } from '../../../src/queue/delete-keys.js';
+import {
+  createStatusPublisher,
+  statusRevision,
+  type StatusTarget,
+  type StatusVersion,
+} from '../../../src/queue/status-publisher.js';
+import { REDIS_URL } from './harness.js';
+
+/** One comment on a fake GitHub: every create and edit, with an edit's delay before it lands. */
+function fakeComment(): {
+  target: (delayMs?: number) => StatusTarget;
+  body: () => string | undefined;
+  creates: () => number;
+  edits: string[];
+} {
+  let body: string | undefined;
+  let creates = 0;
+  const edits: string[] = [];
+  return {
+    target: (delayMs = 0) => ({
+      find: () => Promise.resolve(undefined),
+      create: (text) => {
+        creates += 1;
+        body = text;
+        return Promise.resolve(1);
+      },
+      update: async (_id, text) => {
+        await new Promise((r) => setTimeout(r, delayMs));
+        body = text;
+        edits.push(text);
+      },
+    }),
+    body: () => body,
+    creates: () => creates,
+    edits,
+  };
+}
+
+let redis: Redis;
+let prefix: string;
+beforeEach(() => {
+  redis = new Redis(REDIS_URL);
+  prefix = `autofix-test-status-${randomUUID()}`;
+});
+afterEach(async () => {
+  redis.disconnect();
+  await deleteKeys(REDIS_URL, prefix);
+});
+
+const version = (
+  runId: string,
+  stage: number,
+  body: string,
+  target: StatusTarget,
+  extra: Partial<StatusVersion> = {},
+): StatusVersion => ({
+  runId,
+  rev: statusRevision(stage, 1, 1),
+  body,
+  startedAt: 0,
+  target,
+  ...extra,
+});
+
+describe('status publisher', () => {
+  it("never leaves an older version showing: a slow worker's late edit is followed by the newest", async () => {
+    const comment = fakeComment();
+    const a = createStatusPublisher({ redis, prefix, log: silentLogger, debounceMs: 0 });
+    const b = createStatusPublisher({ redis, prefix, log: silentLogger, debounceMs: 0 });
+    // Worker A (the plan stage) edits slowly; worker B (the code stage, later) quickly.
+    a.submit(version('r1', 1, 'plan done', comment.target(300), { commentId: 1 }));
+    await new Promise((r) => setTimeout(r, 50));
+    b.submit(version('r1', 2, 'code running', comment.target(0), { commentId: 1 }));
+    await Promise.all([a.flush('r1'), b.flush('r1')]);
+    expect(comment.edits).toContain('plan done'); // it did land, late…
+    expect(comment.body()).toBe('code running'); // …and was covered again
+  });
+
+  it('an older version submitted after a newer one is never written', async () => {
+    const comment = fakeComment();
+    const p = createStatusPublisher({ redis, prefix, log: silentLogger, debounceMs: 0 });
+    p.submit(version('r2', 3, 'pr running', comment.target(), { commentId: 1 }));
+    await p.flush('r2');
+    p.submit(version('r2', 1, 'plan done (late)', comment.target(), { commentId: 1 }));
+    await p.flush('r2');
+    expect(comment.edits).not.toContain('plan done (late)');
+    expect(comment.body()).toBe('pr running');
+  });
+
+  it('creates the comment once across workers, and only once the run has lasted createAfterMs', async () => {
+    const comment = fakeComment();
+    // The clock the publishers read: 100 ms into the run, then past createAfterMs.
+    const now = Date.now();
+    let clock = now + 100;
+    const options = {
+      redis,
+      prefix,
+      log: silentLogger,
+      debounceMs: 0,
+      createAfterMs: 500,
+      now: () => clock,
+    };
+    const a = createStatusPublisher(options);
+    const b = createStatusPublisher(options);
+    a.submit(version('r3', 0, 'triage running', comment.target(), { startedAt: now }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(comment.creates()).toBe(0); // too early: a quick run would not need it
+    clock = now + 600;
+    b.submit(version('r3', 1, 'plan running', comment.target(), { startedAt: now }));
+    await new Promise((r) => setTimeout(r, 200));
+    await Promise.all([a.flush('r3'), b.flush('r3')]);
+    expect(comment.creates()).toBe(1);
+    expect(comment.body()).toBe('plan running');
+  });
+
+  it('a run that ends before createAfterMs gets its comment at the end, with the final state', async () => {
+    const comment = fakeComment();
+    const p = createStatusPublisher({ redis, prefix, log: silentLogger, createAfterMs: 60_000 });
+    p.submit(version('r4', 0, 'triage running', comment.target(), { startedAt: Date.now() }));
+    p.submit(version('r4', 99, 'finished', comment.target(), { startedAt: Date.now() }));
+    await p.flush('r4');
+    expect(comment.creates()).toBe(1);
+    expect(comment.edits).toEqual([]);
+    expect(comment.body()).toBe('finished');
+  });
+});
