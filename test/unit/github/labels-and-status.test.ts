@@ -1,23 +1,14 @@
-import nock from 'nock';
+import type nock from 'nock';
 import { ensureLabel, FAILED_LABEL } from '../../../src/github/labels.js';
 import { createStatusComment } from '../../../src/github/status-comment.js';
 import { silentLogger } from '../../../src/logger.js';
 import { testClient } from '../../helpers/github-client.js';
+import { useHttpMock } from '../../helpers/http-mock.js';
+
+const http = useHttpMock();
 
 const repo = { owner: 'octo', repo: 'app' };
-const api = (): nock.Scope => nock('https://api.github.com');
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
-  nock.restore();
-});
+const api = (): nock.Scope => http.api();
 
 describe('ensureLabel', () => {
   it('creates the label when the repository lacks it', async () => {

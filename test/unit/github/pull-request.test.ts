@@ -1,10 +1,13 @@
-import nock from 'nock';
+import type nock from 'nock';
 import { createOrUpdatePullRequest, shouldOpenAsDraft } from '../../../src/github/pull-request.js';
 import { silentLogger } from '../../../src/logger.js';
 import { testClient } from '../../helpers/github-client.js';
+import { useHttpMock } from '../../helpers/http-mock.js';
+
+const http = useHttpMock();
 
 const repo = { owner: 'octo', repo: 'app' };
-const api = (): nock.Scope => nock('https://api.github.com');
+const api = (): nock.Scope => http.api();
 const spec = {
   branch: 'autofix/fix/7-typo',
   base: 'main',
@@ -14,18 +17,6 @@ const spec = {
   labels: ['autofix'],
   reviewer: 'maintainer',
 };
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
-  nock.restore();
-});
 
 describe('createOrUpdatePullRequest', () => {
   it('opens a PR for a branch without one, labels it and asks the trigger sender to review', async () => {

@@ -1,23 +1,14 @@
-import nock from 'nock';
+import type nock from 'nock';
 import { silentLogger } from '../../../src/logger.js';
 import { createPermissionChecker } from '../../../src/webhooks/permission-checker.js';
 import { testClient } from '../../helpers/github-client.js';
+import { useHttpMock } from '../../helpers/http-mock.js';
+
+const http = useHttpMock();
 
 const repo = { owner: 'octo', repo: 'app' };
 const permission = (user: string): nock.Interceptor =>
-  nock('https://api.github.com').get(`/repos/octo/app/collaborators/${user}/permission`);
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
-  nock.restore();
-});
+  http.api().get(`/repos/octo/app/collaborators/${user}/permission`);
 
 describe('createPermissionChecker', () => {
   it.each([

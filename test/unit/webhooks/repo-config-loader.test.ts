@@ -1,6 +1,9 @@
-import nock from 'nock';
+import type nock from 'nock';
 import { createRepoConfigLoader } from '../../../src/webhooks/repo-config-loader.js';
 import { testClient } from '../../helpers/github-client.js';
+import { useHttpMock } from '../../helpers/http-mock.js';
+
+const http = useHttpMock();
 
 const repo = { owner: 'octo', repo: 'app' };
 const file = (text: string) => ({
@@ -9,21 +12,7 @@ const file = (text: string) => ({
   content: Buffer.from(text).toString('base64'),
 });
 const contents = (): nock.Interceptor =>
-  nock('https://api.github.com')
-    .get('/repos/octo/app/contents/.github%2Fautofix.yml')
-    .query({ ref: 'main' });
-
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  // Its interceptors patch node:http for the whole worker: later test files must get the real one.
-  nock.restore();
-});
+  http.api().get('/repos/octo/app/contents/.github%2Fautofix.yml').query({ ref: 'main' });
 
 describe('createRepoConfigLoader', () => {
   it('uses the defaults when the file does not exist, and caches the answer', async () => {
