@@ -166,7 +166,9 @@ export async function runDemoApp(
     const settings = demo.settings({ REDIS_URL: options.redisUrl, ...github.env });
     const redact = createRedactor([...settings.secrets, secret, pem]);
     const log = createLogger({ level: 'silent' });
-    const sandbox: SandboxPolicy = operatorSandbox(settings);
+    const sandbox: SandboxPolicy = operatorSandbox(settings, {
+      disabledBy: 'the demo ran with --sandbox none',
+    });
     if (sandbox.mode !== 'none') await checkSandbox(sandbox, undefined, '--sandbox none');
     const deps = { settings, log, metrics: createMetrics(), redact, sandbox };
     app = await startAutofix({

@@ -43,7 +43,13 @@ function ownListeners(
 
 export function operatorSandbox(
   settings: SandboxSettings,
-  options: { mode?: SandboxMode; extraPorts?: readonly number[]; cwd?: string } = {},
+  options: {
+    mode?: SandboxMode;
+    extraPorts?: readonly number[];
+    cwd?: string;
+    /** Who turned the sandbox off when `mode` is `none` (a CLI flag, not the operator). */
+    disabledBy?: string;
+  } = {},
 ): SandboxPolicy {
   const runAs = sandboxIdentityFor(process.getuid?.());
   return {
@@ -52,5 +58,6 @@ export function operatorSandbox(
     trustedHosts: settings.networkAllow,
     deny: ownListeners(settings, options.extraPorts ?? []),
     hidden: [settings.workdir, ...secretLocations(settings, options.cwd)],
+    ...(options.disabledBy ? { disabledBy: options.disabledBy } : {}),
   };
 }

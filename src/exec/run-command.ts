@@ -19,7 +19,7 @@ import type { EgressReport } from './egress/egress-proxy.js';
 import { assertOwnDirectory, handOver, keepHandedOver, takeBack } from './hand-over.js';
 import { ensureSandbox, type SandboxRunner } from './sandbox.js';
 import { sandboxFilesystem } from './sandbox-filesystem.js';
-import { UNSANDBOXED_WARNING, type SandboxPolicy } from './sandbox-policy.js';
+import { unsandboxedWarning, type SandboxPolicy } from './sandbox-policy.js';
 import { openSetupNetwork, type SetupNetwork } from './setup-network.js';
 import { formatCommand } from './split-command.js';
 import { superviseProcess } from './supervise-process.js';
@@ -294,7 +294,7 @@ async function execute(argv: readonly string[], options: RunCommandOptions): Pro
     timed_out: outcome.timedOut,
     signal: outcome.signal,
     sandboxed,
-    ...(sandboxed ? {} : { warning: UNSANDBOXED_WARNING }),
+    ...(sandboxed ? {} : { warning: unsandboxedWarning(options.sandbox.disabledBy) }),
     ...(egress ? { egress } : {}),
   };
   log?.info(

@@ -8,7 +8,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { Logger } from '../logger.js';
 import type { EgressReport } from './egress/egress-proxy.js';
 import { runCommand, type ExecResult, type RunCommandOptions } from './run-command.js';
-import { UNSANDBOXED_WARNING, type SandboxPolicy } from './sandbox-policy.js';
+import { unsandboxedWarning, type SandboxPolicy } from './sandbox-policy.js';
 import { splitCommand } from './split-command.js';
 
 export type ValidationPhase = 'setup' | 'validate';
@@ -88,7 +88,9 @@ export async function runValidation(
   const results: ExecResult[] = [];
   const tolerated: ValidationRun['tolerated'] = [];
   // Every PR of an unsandboxed worker says so, commands or not.
-  const warnings = new Set<string>(options.sandbox.mode === 'none' ? [UNSANDBOXED_WARNING] : []);
+  const warnings = new Set<string>(
+    options.sandbox.mode === 'none' ? [unsandboxedWarning(options.sandbox.disabledBy)] : [],
+  );
   const blocked = new Map<string, EgressReport['blocked'][number]>();
   const done = (extra: Partial<ValidationRun> & { passed: boolean }): ValidationRun => {
     const refused = [...blocked.values()];

@@ -31,6 +31,8 @@ export interface SandboxPolicy {
   /** Directories repository commands must not see (the worker's key, `.env`, workdir). */
   hidden: readonly string[];
   bwrapPath?: string;
+  /** Who turned the sandbox off, for the warning every report carries (default: the operator). */
+  disabledBy?: string;
 }
 
 /** `nobody`/`nogroup` on Debian and most distributions. */
@@ -68,7 +70,14 @@ export function basicSandboxPolicy(
 }
 
 /** Shown in the status comment and every PR when the operator turned the sandbox off. */
-export const UNSANDBOXED_WARNING =
-  'Repository commands ran WITHOUT a sandbox: the operator of this Autofix worker set ' +
-  'AUTOFIX_SANDBOX=none, so setup and validation could read and write whatever the worker can ' +
-  'and reach any network address.';
+export const UNSANDBOXED_WARNING = unsandboxedWarning();
+
+/** The warning every report of an unsandboxed run carries, naming who turned the sandbox off. */
+export function unsandboxedWarning(
+  disabledBy = 'the operator of this Autofix worker set AUTOFIX_SANDBOX=none',
+): string {
+  return (
+    `Repository commands ran WITHOUT a sandbox: ${disabledBy}, so setup and validation could ` +
+    'read and write whatever the worker can and reach any network address.'
+  );
+}

@@ -214,7 +214,10 @@ export async function runLocal(
   });
   const onValidation = validationLogWriter(runLog, () => llm.usage.records().length);
 
-  const sandbox = operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' });
+  const sandbox = operatorSandbox(settings, {
+    mode: options.sandbox ?? 'bwrap',
+    disabledBy: 'the user ran autofix with --sandbox none',
+  });
   // Fail before the first token: the run would stop at validation anyway.
   if (!options.dryRun)
     await checkSandbox(withRepoSandbox(sandbox, config.sandbox), undefined, '--sandbox none');

@@ -73,7 +73,10 @@ export async function runCodeCommit(
   // Seed 001: the `&&&` notes of every run accumulate in the project's llm-user-output.txt.
   const userLog = createRunLog(projectDir, redact);
   const llm = createLoggedLlm(settings, model, runLog, redact, deps.log);
-  const sandbox = operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' });
+  const sandbox = operatorSandbox(settings, {
+    mode: options.sandbox ?? 'bwrap',
+    disabledBy: 'the user ran autofix with --sandbox none',
+  });
   await checkSandbox(sandbox, undefined, '--sandbox none');
   const build = { redact, sandbox, home: await modeHome(settings.workdir, projectDir) };
   if (options.buildTimeoutMs !== undefined)

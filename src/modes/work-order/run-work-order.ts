@@ -142,7 +142,10 @@ export async function runWorkOrder(
     const repoSettings = await readRepoSettings(repo);
     summary.verify_commands = repoSettings.verify;
     const sandbox = withRepoSandbox(
-      operatorSandbox(settings, { mode: options.sandbox ?? 'bwrap' }),
+      operatorSandbox(settings, {
+        mode: options.sandbox ?? 'bwrap',
+        disabledBy: 'the user ran autofix with --sandbox none',
+      }),
       repoSettings.sandbox,
     );
     await checkSandbox(sandbox, undefined, '--sandbox none');

@@ -181,6 +181,15 @@ describe('runValidation', () => {
     ]);
   });
 
+  it('names the user, not the operator, when a command-line flag turned it off', async () => {
+    const run = await runValidation(config({ validate: ['true'] }), worktree, {
+      sandbox: { ...policy('none'), disabledBy: 'the user ran autofix with --sandbox none' },
+    });
+    expect(run.warnings).toEqual([
+      'Repository commands ran WITHOUT a sandbox: the user ran autofix with --sandbox none, so setup and validation could read and write whatever the worker can and reach any network address.',
+    ]);
+  });
+
   it('times out a hanging command and reports it as failed', async () => {
     const run = await runValidation(
       { ...config({ validate: ['sleep 30'] }), command_timeout_seconds: 1 },
