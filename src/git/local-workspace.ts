@@ -14,7 +14,8 @@
  * live outside the worktree), every move happens under the mirror lock, and job folders and pool
  * slots name their owner process so that a run killed with Ctrl-C is cleaned up by the next one.
  */
-import { basename } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, resolve } from 'node:path';
 import type { Logger } from '../logger.js';
 import type { WorkspaceOptions } from './workspace.js';
 
@@ -37,10 +38,22 @@ export interface LocalWorkspaceInput {
   logger?: Logger;
 }
 
+/**
+ * The mirror, pool and caches of a local repository are keyed by its absolute path (two
+ * repositories with the same folder name must not share a mirror: each fetch would drop the
+ * other's branches), and the worktree keeps the repository's own folder name.
+ */
+export function localRepoKey(repoPath: string): string {
+  const id = createHash('sha256').update(resolve(repoPath)).digest('hex').slice(0, 12);
+  // A folder named `my repo` or `é` still gets a valid key (mirror names allow [A-Za-z0-9_.-]).
+  const name = basename(resolve(repoPath)).replace(/[^A-Za-z0-9_.-]/g, '-');
+  return `local-${id}/${name === '' || /^\.+$/.test(name) ? 'repo' : name}`;
+}
+
 export function localWorkspaceOptions(input: LocalWorkspaceInput): WorkspaceOptions {
   return {
     workdir: input.workdir,
-    repo: `local/${basename(input.repoPath)}`,
+    repo: localRepoKey(input.repoPath),
     remoteUrl: input.repoPath,
     baseBranch: input.baseBranch,
     branchPrefix: input.branchPrefix,

@@ -12,6 +12,7 @@ import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
 import {
   LOCAL_RECYCLED_WORKTREES,
+  localRepoKey,
   localWorkspaceOptions,
 } from '../../../src/git/local-workspace.js';
 import { pushBranch } from '../../../src/git/push.js';
@@ -76,7 +77,7 @@ describe('autofix run recycles worktrees (localWorkspaceOptions, as run-local.ts
       jobId,
       ...(logger ? { logger } : {}),
     });
-  const pool = () => readdir(join(workdir, 'pool', 'local', 'project')).catch(() => []);
+  const pool = () => readdir(join(workdir, 'pool', localRepoKey(user))).catch(() => []);
   const registered = (ws: Workspace) =>
     git(ws.mirrorDir, ['worktree', 'list', '--porcelain'])
       .split('\n')
