@@ -27,6 +27,7 @@ import {
 import { cloneUrlHost } from '../github/repo-url.js';
 import { feedbackOf } from '../queue/run-addressing.js';
 import type { RunFailedHook, RunJobData, StageProcessors } from '../queue/types.js';
+import { pruneOlderThan, RUN_LOG_MAX_AGE_MS } from '../artifacts/prune.js';
 import { createRunLog } from '../artifacts/run-log.js';
 import { toCodeOutput, type CodeOutput } from './app/code-output.js';
 import { resumeCode } from './app/resume-code.js';
@@ -158,6 +159,10 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             samples.filter((s): s is string => s !== undefined),
           );
           const context = await prepareContext(ws, issue);
+          // The worker keeps each run's validation logs (named in failure comments) for 14 days.
+          await pruneOlderThan(join(deps.settings.workdir, 'runs'), RUN_LOG_MAX_AGE_MS, {
+            log: ctx.log,
+          });
           let logs = 0;
           const code = await runCodeAgent(
             {

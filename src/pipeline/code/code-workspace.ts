@@ -2,6 +2,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
+import { BASELINE_MAX_AGE_MS, pruneOlderThan } from '../../artifacts/prune.js';
 import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
 import { readRepoText } from '../../edits/read-repo-text.js';
 import {
@@ -100,6 +101,9 @@ export function createCodeWorkspace(
       await writeBaseline(file, baseline).catch((err: unknown) =>
         options.logger?.warn({ err: String(err) }, 'baseline not cached'),
       );
+      await pruneOlderThan(join(ws.workdir, 'baselines'), BASELINE_MAX_AGE_MS, {
+        ...(options.logger ? { log: options.logger } : {}),
+      });
       return { baseline, cached: false, run: validation };
     },
     validate: (validateOptions) => run(config, validateOptions),
