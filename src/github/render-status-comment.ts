@@ -103,7 +103,13 @@ export function renderStatusComment(input: StatusCommentInput): string {
         ].join('\n'),
     );
   }
-  if (facts.validation) parts.push(`**Validation**\n\n${validationTable(facts.validation)}`);
+  if (facts.validation) {
+    const after =
+      facts.repairs && facts.repairs > 0
+        ? ` (passed after ${facts.repairs} repair${facts.repairs === 1 ? '' : 's'}: the first answer failed, the fixer saw why)`
+        : '';
+    parts.push(`**Validation**${after}\n\n${validationTable(facts.validation)}`);
+  }
   // Our words, but they name hosts that repository code asked for: neutralised like LLM text.
   for (const warning of facts.warnings ?? []) parts.push(`> [!WARNING]\n> ${text(warning)}`);
   if (facts.pr) {

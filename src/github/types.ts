@@ -43,6 +43,8 @@ export interface StatusFacts {
   planSteps?: string[];
   files?: { path: string; operation: string }[];
   validation?: ValidationRow[];
+  /** Repair rounds the code stage needed before validation passed. */
+  repairs?: number;
   /**
    * What a maintainer must know about how the run's commands ran: no sandbox (the operator's
    * AUTOFIX_SANDBOX=none), hosts setup tried and was refused.

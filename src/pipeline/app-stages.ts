@@ -225,6 +225,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
             timedOut: v.timed_out,
           })),
           ...(output.code.warnings.length > 0 ? { warnings: output.code.warnings } : {}),
+          ...(output.code.repairs > 0 ? { repairs: output.code.repairs } : {}),
           usage: usageAfter(job, llm),
         },
       };

@@ -88,6 +88,7 @@ describe('autofix demo --app', () => {
     expect(edits.length).toBeGreaterThanOrEqual(3);
     expect(r.stdout).toContain('### 🤖 Autofix is working on this');
     expect(r.stdout).toContain('### 🚀 Autofix opened a pull request');
+    expect(r.stdout).toContain('**Validation** (passed after 1 repair');
     // The PR: title, branch, body, the pushed diff.
     expect(r.stdout).toMatch(/── pull request #\d+ opened by autofix-demo\[bot\] ──/);
     expect(r.stdout).toContain('title   fix(paginate): start page 1 at the first item');

@@ -45,6 +45,14 @@ describe('renderStatusComment', () => {
     expect(body).toContain('12,345 tokens · cost ≈ $0.0123');
   });
 
+  it('says when validation passed only after repairs', () => {
+    const rows = [{ command: 'npm test', exitCode: 0, durationMs: 4200 }];
+    expect(render({ stages: {}, validation: rows, repairs: 1 })).toContain(
+      '**Validation** (passed after 1 repair: the first answer failed, the fixer saw why)',
+    );
+    expect(render({ stages: {}, validation: rows })).toContain('**Validation**\n\n');
+  });
+
   it('shows LLM text in the summary and plan steps without acting on it (issue #11)', () => {
     const body = renderStatusComment({
       runId: 'run-1',
