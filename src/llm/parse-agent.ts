@@ -14,6 +14,7 @@ export const ALWAYS_UNTRUSTED: ReadonlySet<string> = new Set([
   'issue_comments',
   'instructions',
   'feedback',
+  'repo_guidance',
 ]);
 
 const frontMatterSchema = z

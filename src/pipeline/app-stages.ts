@@ -45,6 +45,7 @@ import { runCodeAgent } from './code/run-code-agent.js';
 import { commitChange, planPathCheck } from './commit-change.js';
 import { runPlanner } from './plan/run-planner.js';
 import { prepareContext } from './prepare-context.js';
+import { readGuidanceAtBase } from './read-guidance.js';
 import { writePullRequest } from './pr/write-pull-request.js';
 import { snapshotOverrides } from './snapshot-overrides.js';
 import { runTriage } from './triage/run-triage.js';
@@ -63,9 +64,11 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
     triage: async (job, ctx) => {
       const llm = stageLlm(job, 'triage', deps);
       let baseCommit = '';
+      let guidance: string | undefined;
       const triage = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
         baseCommit = ws.base_commit;
-        const issue = issueInput(job);
+        guidance = await readGuidanceAtBase(ws);
+        const issue = { ...issueInput(job), ...(guidance ? { guidance } : {}) };
         const context = await prepareContext(ws, issue);
         const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
         return runTriage(
@@ -77,7 +80,7 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
         kind: 'continue',
         output: triage,
         status: { risk: triage.risk, summary: triage.summary, usage: usageAfter(job, llm) },
-        pins: { baseCommit },
+        pins: { baseCommit, ...(guidance ? { guidance } : {}) },
       };
     },
 

@@ -11,5 +11,6 @@ export function issueData(issue: IssueInput): TemplateData {
     issue_comments:
       issue.comments && issue.comments.length > 0 ? issue.comments.join('\n\n---\n\n') : '(none)',
     instructions: issue.instructions?.trim() || '(none)',
+    repo_guidance: issue.guidance?.trim() || '(none)',
   };
 }

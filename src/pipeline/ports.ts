@@ -39,6 +39,8 @@ export interface IssueInput {
   comments?: string[];
   /** Extra instructions from the `/autofix …` comment. */
   instructions?: string;
+  /** The repository's guidance for agents at the base commit (AGENTS.md and the like). */
+  guidance?: string;
 }
 
 /** Outline and code of the ranked files, rendered for `{{repo_map}}` and `{{code_context}}`. */

@@ -26,6 +26,7 @@ import { runPlanner } from './plan/run-planner.js';
 import type { IssueInput, PipelinePorts, StepName } from './ports.js';
 import { snapshotOverrides } from './snapshot-overrides.js';
 import { prepareContext } from './prepare-context.js';
+import { readGuidanceAtBase } from './read-guidance.js';
 import { writePullRequest, type PullRequestText } from './pr/write-pull-request.js';
 import { runTriage } from './triage/run-triage.js';
 
@@ -80,7 +81,8 @@ export async function runIssue(
   options: RunIssueOptions,
   ports: PipelinePorts,
 ): Promise<RunIssueResult> {
-  const { issue, config } = options;
+  const { config } = options;
+  let issue = options.issue;
   const partial: Partial<RunIssueResult> = {};
   let stage: StepName = 'triage';
   const step = async <T>(name: StepName, label: string, fn: () => Promise<T>): Promise<T> => {
@@ -97,6 +99,9 @@ export async function runIssue(
     ws = await openWorkspace(options.workspace);
     const openedWs = ws;
     const worktree = ws.worktree;
+    // The repository's guidance for agents, at the base commit, for every stage.
+    const guidance = await readGuidanceAtBase(openedWs);
+    if (guidance) issue = { ...issue, guidance };
     const context = await prepareContext(openedWs, issue, options.contextBudget);
     ports.progress?.({
       stage: 'workspace',

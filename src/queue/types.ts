@@ -119,6 +119,11 @@ export interface RunPins {
    * code see the code triage saw, and a worker that already has it skips a fetch.
    */
   baseCommit?: string;
+  /**
+   * The repository's guidance for agents (AGENTS.md, CLAUDE.md, copilot instructions) as triage
+   * read it at the base commit: every later stage shows the same, never a PR branch's.
+   */
+  guidance?: string;
 }
 
 /** Updates the run's status comment. Best effort: a failed edit is logged, never thrown. */

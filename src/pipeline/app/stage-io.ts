@@ -48,6 +48,7 @@ export function issueInput(job: RunJobData): IssueInput {
     title: job.issue.title,
     body: job.issue.body,
     ...(instructions ? { instructions } : {}),
+    ...(job.pins?.guidance ? { guidance: job.pins.guidance } : {}),
   };
 }
 

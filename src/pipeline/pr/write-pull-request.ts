@@ -54,6 +54,7 @@ export async function writePullRequest(
         issue_number: input.issue.number,
         issue_title: input.issue.title,
         issue_body: input.issue.body || '(empty)',
+        repo_guidance: input.issue.guidance?.trim() || '(none)',
         plan: input.plan,
         commit_message: commit.message,
         files_changed: code.changes.map((c) => `${c.path} (${c.operation})`).join('\n'),

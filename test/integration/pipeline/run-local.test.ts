@@ -183,6 +183,25 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     );
   });
 
+  it("gives every stage the repository's AGENTS.md from the base commit, quoted as data", async () => {
+    repo = createSampleRepo({
+      files: {
+        'AGENTS.md': '# For agents\n\nKeep functions small; tests live next to the code.\n',
+      },
+    });
+    llm.enqueue(json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));
+    const report = await run();
+    expect(report.failure).toBeUndefined();
+    const prompts = llm.chatRequests().map((r) => r.body.messages.map((m) => m.content));
+    expect(prompts).toHaveLength(4); // triage, plan, code, pr
+    for (const [system, user] of prompts) {
+      expect(system).not.toContain('Keep functions small'); // never in the system message
+      expect(user).toMatch(
+        /<untrusted-data[^\n]*repo_guidance[^\n]*>\n### AGENTS\.md\n\n# For agents\n\nKeep functions small; tests live next to the code\./,
+      );
+    }
+  });
+
   it('re-asks once on invalid JSON, then goes on', async () => {
     repo = createSampleRepo();
     llm.enqueue('I think the risk is low!', json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));

@@ -39,6 +39,7 @@ const DATA: TemplateData = {
   files_changed: 'src/config.ts (MODIFY)',
   diff: '--- a/src/config.ts\n+++ b/src/config.ts',
   validation_results: 'npm test: 0',
+  repo_guidance: '### AGENTS.md\n\nRun npm test.',
 };
 
 const codeOf = async (fn: () => unknown): Promise<string | undefined> => {
