@@ -47,7 +47,6 @@ import { runPlanner } from './plan/run-planner.js';
 import { prepareContext } from './prepare-context.js';
 import { readGuidanceAtBase } from './read-guidance.js';
 import { writePullRequest } from './pr/write-pull-request.js';
-import { snapshotOverrides } from './snapshot-overrides.js';
 import { runTriage } from './triage/run-triage.js';
 import { validationLogWriter } from './validation-log.js';
 
@@ -65,17 +64,23 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
       const llm = stageLlm(job, 'triage', deps);
       let baseCommit = '';
       let guidance: string | undefined;
-      const triage = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
-        baseCommit = ws.base_commit;
-        guidance = await readGuidanceAtBase(ws);
-        const issue = { ...issueInput(job), ...(guidance ? { guidance } : {}) };
-        const context = await prepareContext(ws, issue);
-        const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
-        return runTriage(
-          { issue, context, config: job.config, model: modelFor(job, deps.settings, 'triage') },
-          ports,
-        );
-      });
+      const triage = await withStageWorkspace(
+        job,
+        ctx,
+        deps,
+        job.config,
+        async (ws, _token, readOverride) => {
+          baseCommit = ws.base_commit;
+          guidance = await readGuidanceAtBase(ws);
+          const issue = { ...issueInput(job), ...(guidance ? { guidance } : {}) };
+          const context = await prepareContext(ws, issue);
+          const ports = stagePorts(ctx, llm, readOverride);
+          return runTriage(
+            { issue, context, config: job.config, model: modelFor(job, deps.settings, 'triage') },
+            ports,
+          );
+        },
+      );
       return {
         kind: 'continue',
         output: triage,
@@ -87,31 +92,37 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
     plan: async (job, ctx) => {
       const llm = stageLlm(job, 'plan', deps);
       const triage = job.outputs.triage as TriageResult;
-      const plan = await withStageWorkspace(job, ctx, deps, job.config, async (ws) => {
-        const issue = issueInput(job);
-        const context = await prepareContext(ws, issue);
-        const ports = stagePorts(ctx, llm, await snapshotOverrides(ws.worktree));
-        const policy = repoPathPolicy(job.config);
-        const planned = await runPlanner(
-          {
-            issue,
-            triage,
-            context,
-            config: job.config,
-            model: modelFor(job, deps.settings, 'plan'),
-            exists: (path) => existsSync(join(ws.worktree, path)),
-            checkPaths: planPathCheck(ws, policy),
-          },
-          ports,
-        );
-        // Feedback on the bot's PR: new commits go on the PR's branch; a fresh start replaces
-        // the open PR's branch, so the PR stays the one PR of the issue.
-        const feedback = feedbackOf(job);
-        if (feedback) return { ...planned, branch_name: feedback.branch };
-        if (job.trigger.kind === 'issue-comment' && job.trigger.replaceBranch)
-          return { ...planned, branch_name: job.trigger.replaceBranch };
-        return planned;
-      });
+      const plan = await withStageWorkspace(
+        job,
+        ctx,
+        deps,
+        job.config,
+        async (ws, _token, readOverride) => {
+          const issue = issueInput(job);
+          const context = await prepareContext(ws, issue);
+          const ports = stagePorts(ctx, llm, readOverride);
+          const policy = repoPathPolicy(job.config);
+          const planned = await runPlanner(
+            {
+              issue,
+              triage,
+              context,
+              config: job.config,
+              model: modelFor(job, deps.settings, 'plan'),
+              exists: (path) => existsSync(join(ws.worktree, path)),
+              checkPaths: planPathCheck(ws, policy),
+            },
+            ports,
+          );
+          // Feedback on the bot's PR: new commits go on the PR's branch; a fresh start replaces
+          // the open PR's branch, so the PR stays the one PR of the issue.
+          const feedback = feedbackOf(job);
+          if (feedback) return { ...planned, branch_name: feedback.branch };
+          if (job.trigger.kind === 'issue-comment' && job.trigger.replaceBranch)
+            return { ...planned, branch_name: job.trigger.replaceBranch };
+          return planned;
+        },
+      );
       return {
         kind: 'continue',
         output: plan,
@@ -130,92 +141,97 @@ export function createStageProcessors(deps: AppStageDeps): StageProcessors {
       const llm = stageLlm(job, 'code', deps);
       const plan = job.outputs.plan as FixPlan;
       const issue = issueInput(job);
-      const output = await withStageWorkspace(job, ctx, deps, job.config, async (ws, token) => {
-        const readOverride = await snapshotOverrides(ws.worktree);
-        // Before any token is spent: no repository code will run without the sandbox.
-        await checkSandbox(withRepoSandbox(sandbox, job.config.sandbox));
-        // The repository's own secrets handed to its commands are masked like ours.
-        deps.redact.add(...passthroughValues(job.config.env_passthrough));
-        try {
-          const feedback = feedbackOf(job) !== undefined;
-          const branch = await prepareBranch(ws, {
-            name: plan.branch_name,
-            issue: issue.number,
-            identity: DEFAULT_BOT_IDENTITY,
-            mustExist: feedback,
-            resumeRun: job.runId,
-            existing: feedback ? 'extend' : startsFresh(job) ? 'replace' : 'replace-bot-only',
-            startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
-          });
-          if (branch.resumed) return resumeCode(ws, branch, ctx.checkpoint.saved);
-          const codeWs = createCodeWorkspace(ws, job.config, {
-            sandbox,
-            redact: deps.redact,
-            signal: ctx.signal,
-            logger: ctx.log,
-          });
-          const samples = await Promise.all(
-            plan.file_changes.slice(0, 5).map((c) => codeWs.readFile(c.path)),
-          );
-          const style = await detectStyle(
-            ws.worktree,
-            samples.filter((s): s is string => s !== undefined),
-          );
-          const context = await prepareContext(ws, issue);
-          // The worker keeps each run's validation logs (named in failure comments) for 14 days.
-          await pruneOlderThan(join(deps.settings.workdir, 'runs'), RUN_LOG_MAX_AGE_MS, {
-            log: ctx.log,
-          });
-          let logs = 0;
-          const code = await runCodeAgent(
-            {
+      const output = await withStageWorkspace(
+        job,
+        ctx,
+        deps,
+        job.config,
+        async (ws, token, readOverride) => {
+          // Before any token is spent: no repository code will run without the sandbox.
+          await checkSandbox(withRepoSandbox(sandbox, job.config.sandbox));
+          // The repository's own secrets handed to its commands are masked like ours.
+          deps.redact.add(...passthroughValues(job.config.env_passthrough));
+          try {
+            const feedback = feedbackOf(job) !== undefined;
+            const branch = await prepareBranch(ws, {
+              name: plan.branch_name,
+              issue: issue.number,
+              identity: DEFAULT_BOT_IDENTITY,
+              mustExist: feedback,
+              resumeRun: job.runId,
+              existing: feedback ? 'extend' : startsFresh(job) ? 'replace' : 'replace-bot-only',
+              startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
+            });
+            if (branch.resumed) return resumeCode(ws, branch, ctx.checkpoint.saved);
+            const codeWs = createCodeWorkspace(ws, job.config, {
+              sandbox,
+              redact: deps.redact,
+              signal: ctx.signal,
+              logger: ctx.log,
+            });
+            const samples = await Promise.all(
+              plan.file_changes.slice(0, 5).map((c) => codeWs.readFile(c.path)),
+            );
+            const style = await detectStyle(
+              ws.worktree,
+              samples.filter((s): s is string => s !== undefined),
+            );
+            const context = await prepareContext(ws, issue);
+            // The worker keeps each run's validation logs (named in failure comments) for 14 days.
+            await pruneOlderThan(join(deps.settings.workdir, 'runs'), RUN_LOG_MAX_AGE_MS, {
+              log: ctx.log,
+            });
+            let logs = 0;
+            const code = await runCodeAgent(
+              {
+                issue,
+                plan,
+                config: job.config,
+                model: modelFor(job, deps.settings, 'code'),
+                style,
+                codeContext: context.codeContext,
+              },
+              {
+                ...stagePorts(ctx, llm, readOverride),
+                workspace: codeWs,
+                onValidation: validationLogWriter(
+                  createRunLog(join(deps.settings.workdir, 'runs', job.runId), deps.redact),
+                  () => (logs += 1),
+                  deps.settings.workdir,
+                ),
+              },
+            );
+            const commit = await commitChange(ws, {
               issue,
               plan,
-              config: job.config,
-              model: modelFor(job, deps.settings, 'code'),
-              style,
-              codeContext: context.codeContext,
-            },
-            {
-              ...stagePorts(ctx, llm, readOverride),
-              workspace: codeWs,
-              onValidation: validationLogWriter(
-                createRunLog(join(deps.settings.workdir, 'runs', job.runId), deps.redact),
-                () => (logs += 1),
-                deps.settings.workdir,
-              ),
-            },
-          );
-          const commit = await commitChange(ws, {
-            issue,
-            plan,
-            code,
-            identity: DEFAULT_BOT_IDENTITY,
-            logger: ctx.log,
-            runId: job.runId,
-          });
-          const output = toCodeOutput(commit, code, {
-            name: branch.name,
-            remoteShaBefore: branch.remoteShaBefore,
-            pushedSha: commit.sha,
-          });
-          if (branch.replaced) {
-            output.code.warnings = [
-              ...output.code.warnings,
-              `Started over from ${job.repository.defaultBranch}: the branch \`${branch.name}\` (was ${branch.replaced.slice(0, 12)}, an earlier run's) is replaced by this run's commit.`,
-            ];
+              code,
+              identity: DEFAULT_BOT_IDENTITY,
+              logger: ctx.log,
+              runId: job.runId,
+            });
+            const output = toCodeOutput(commit, code, {
+              name: branch.name,
+              remoteShaBefore: branch.remoteShaBefore,
+              pushedSha: commit.sha,
+            });
+            if (branch.replaced) {
+              output.code.warnings = [
+                ...output.code.warnings,
+                `Started over from ${job.repository.defaultBranch}: the branch \`${branch.name}\` (was ${branch.replaced.slice(0, 12)}, an earlier run's) is replaced by this run's commit.`,
+              ];
+            }
+            // Before the push: a retry after a push that outlived its job goes on from here.
+            await ctx.checkpoint.save(output);
+            await pushBranch(ws, { token, logger: ctx.log });
+            return output;
+          } catch (err) {
+            const report = await rollbackWorkspace(ws, { token, logger: ctx.log });
+            if (report.problems.length > 0)
+              ctx.log.warn({ problems: report.problems }, 'rollback incomplete');
+            throw err;
           }
-          // Before the push: a retry after a push that outlived its job goes on from here.
-          await ctx.checkpoint.save(output);
-          await pushBranch(ws, { token, logger: ctx.log });
-          return output;
-        } catch (err) {
-          const report = await rollbackWorkspace(ws, { token, logger: ctx.log });
-          if (report.problems.length > 0)
-            ctx.log.warn({ problems: report.problems }, 'rollback incomplete');
-          throw err;
-        }
-      });
+        },
+      );
       return {
         kind: 'continue',
         output,

@@ -14,6 +14,7 @@ import type { OverrideReader } from '../../llm/load-agent.js';
 import { createUsageTracker } from '../../llm/usage-tracker.js';
 import type { Logger } from '../../logger.js';
 import { feedbackOf } from '../../queue/run-addressing.js';
+import { snapshotOverrides } from '../snapshot-overrides.js';
 import type { AppMetrics } from '../../queue/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../queue/types.js';
 import type { IssueInput, PipelinePorts } from '../ports.js';
@@ -105,7 +106,7 @@ export async function withStageWorkspace<T>(
   ctx: StageContext,
   deps: AppStageDeps,
   config: RepoConfig,
-  fn: (ws: Workspace, token: string) => Promise<T>,
+  fn: (ws: Workspace, token: string, readOverride: OverrideReader) => Promise<T>,
 ): Promise<T> {
   const token = await ctx.getInstallationToken();
   deps.redact.add(token);
@@ -127,9 +128,12 @@ export async function withStageWorkspace<T>(
   try {
     // Feedback on the bot's PR: triage and plan read the code the PR already has. The code stage
     // checks the branch out itself (prepareBranch), to commit on top of it.
+    // The repository's prompt overrides, read at the base commit before any branch is checked
+    // out: a PR branch's `.github/autofix/agents/` never steers the run.
+    const readOverride = await snapshotOverrides(ws.worktree);
     const feedback = feedbackOf(job);
     if (feedback && ctx.stage !== 'code') await checkoutBranchTip(ws, feedback.branch);
-    return await fn(ws, token);
+    return await fn(ws, token, readOverride);
   } finally {
     await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
       ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),
