@@ -90,7 +90,9 @@ export function createCodeWorkspace(
         // Every command runs, to know each one's state on the base commit.
         tolerate: () => '',
       });
-      if (options.signal?.aborted) return null;
+      // Cut short (the run is ending): nothing to compare with, and nothing to cache.
+      if (hooks.signal?.aborted || options.signal?.aborted) return null;
+      if (validation.results.length !== config.validate.length) return null;
       await restoreTracked(ws);
       const baseline: Baseline = {
         commit,

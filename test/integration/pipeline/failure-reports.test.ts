@@ -231,6 +231,25 @@ describe('failure reports of autofix run', () => {
     expect(fixer).toContain('FAIL add(2, 3) = -1, expected 5');
   });
 
+  it('a baseline cut short (the model failed meanwhile) is not cached: the next run validates the base again', async () => {
+    repo = createSampleRepo({
+      config: 'validate:\n  - node slow.js\n  - node test.js\n',
+      files: { 'slow.js': "await new Promise((r) => setTimeout(r, 3000)); console.log('ok');\n" },
+    });
+    // The code agent's call is refused for good while the baseline still runs `node slow.js`.
+    llm.enqueue(json(TRIAGE), json(PLAN), { status: 400, body: { error: { message: 'bad' } } });
+    const { report } = await run();
+    expect(report.failure?.code).toBe('LLM_UNAVAILABLE');
+    expect(existsSync(join(settings.workdir, 'baselines'))).toBe(false);
+
+    llm.enqueue(json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));
+    const again = await run();
+    expect(again.report.failure).toBeUndefined();
+    expect(again.report.result!.code!.baseline).toEqual(
+      expect.objectContaining({ cached: false, failing: ['node test.js'] }),
+    );
+  });
+
   it('a change that breaks a passing test in a command that already fails is blamed, and the fixer is told which tests are new', async () => {
     repo = createSampleRepo({
       config: 'validate:\n  - node tap.js\nmax_repair_attempts: 1\n',
