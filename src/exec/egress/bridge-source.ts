@@ -38,12 +38,18 @@ const server = net.createServer({ allowHalfOpen: true }, (client) => {
 });
 server.on('error', (err) => fail(125, 'cannot listen on 127.0.0.1:' + port + ': ' + err.message));
 server.listen({ host: '127.0.0.1', port, exclusive: true }, () => {
-  const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' });
+  // Handlers first, then the command: a signal that arrives while it is being started is passed
+  // on once it runs, never lost with the bridge (which would orphan the command).
+  let child;
+  let pending;
   const forward = (signal) => {
+    if (!child) { pending = signal; return; }
     try { child.kill(signal); } catch (_) { /* already gone */ }
   };
   const forwarded = ['SIGTERM', 'SIGINT', 'SIGHUP'];
   for (const signal of forwarded) process.on(signal, forward);
+  child = spawn(argv[0], argv.slice(1), { stdio: 'inherit' });
+  if (pending) forward(pending);
   child.on('error', (err) => {
     const code = err.code === 'ENOENT' ? 127 : 126; // what a shell reports
     fail(code, 'cannot run ' + argv[0] + ': ' + err.message);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * The in-sandbox bridge, run here without a sandbox so each behaviour is seen on its own:
  * listening before the command starts, carrying bytes to the proxy's Unix socket, and ending the
@@ -55,11 +56,13 @@ function killGroup(pgid: number): void {
   }
 }
 
-function alive(marker: string): string[] {
-  const ps = spawnSync('ps', ['-eo', 'stat=,args=']).stdout.toString();
-  return ps
+function processes(): { pid: number; ppid: number; stat: string; args: string }[] {
+  return spawnSync('ps', ['-eo', 'pid=,ppid=,stat=,args='])
+    .stdout.toString()
     .split('\n')
-    .filter((l) => l.includes(marker) && !l.startsWith('Z') && !l.includes('ps -eo'));
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), stat: m[3]!, args: m[4]! }));
 }
 
 describe('egress bridge (outside a sandbox)', () => {
@@ -121,26 +124,39 @@ describe('egress bridge (outside a sandbox)', () => {
   });
 
   it('passes SIGTERM on to the command and ends with it', async () => {
-    const marker = `sleep ${30000 + (process.pid % 1000)}`;
-    const shell = `${marker}; exit 0`;
+    // A command line no other run shares (an orphan of an earlier failure must not match), and a
+    // trigger that waits until the command's own `sleep` runs under it.
+    const tag = randomUUID();
+    const marker = `sleep ${30000 + Math.floor(Math.random() * 20000)}`;
+    const shell = `${marker}; exit 0 # ${tag}`;
+    const shellPid = (): number | undefined =>
+      processes().find(
+        (p) => p.args.startsWith('sh -c') && p.args.includes(tag) && !p.stat.startsWith('Z'),
+      )?.pid;
     let group = 0;
-    const run = await runBridge(
-      bridgeArgv(process.execPath, socketPath, port, ['sh', '-c', shell]),
-      (pid) => {
-        group = pid;
-        // Signal the bridge alone, not its group: only forwarding can reach `sh`.
-        const poll = setInterval(() => {
-          if (alive(marker).length > 0) {
-            clearInterval(poll);
-            process.kill(pid, 'SIGTERM');
-          }
-        }, 50);
-      },
-      { exitOnly: true },
-    );
-    expect(run).toMatchObject({ code: null, signal: 'SIGTERM' });
-    expect(alive(shell)).toEqual([]); // `sh` got the signal: it did not outlive the bridge
-    killGroup(group); // the orphaned `sleep` (inside a sandbox, the PID namespace ends it)
+    try {
+      const run = await runBridge(
+        bridgeArgv(process.execPath, socketPath, port, ['sh', '-c', shell]),
+        (pid) => {
+          group = pid;
+          // Signal the bridge alone, not its group: only forwarding can reach `sh`.
+          const poll = setInterval(() => {
+            const sh = shellPid();
+            if (sh !== undefined && processes().some((p) => p.ppid === sh && p.args === marker)) {
+              clearInterval(poll);
+              process.kill(pid, 'SIGTERM');
+            }
+          }, 50);
+        },
+        { exitOnly: true },
+      );
+      expect(run).toMatchObject({ code: null, signal: 'SIGTERM' });
+      expect(shellPid()).toBeUndefined(); // `sh` got the signal: it did not outlive the bridge
+    } finally {
+      killGroup(group); // the orphaned `sleep` (inside a sandbox, the PID namespace ends it)
+      const sh = shellPid();
+      if (sh !== undefined) process.kill(sh, 'SIGKILL');
+    }
   });
 
   it('does not stay alive for connections the command left open', async () => {
