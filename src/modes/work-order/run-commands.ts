@@ -6,7 +6,7 @@
  */
 import type { RunLog } from '../../artifacts/run-log.js';
 import { runCommand, type SandboxPolicy } from '../../exec/index.js';
-import { excerptOf } from '../../pipeline/code/failure-brief.js';
+import { commandOutput, excerptOf } from '../../pipeline/code/failure-brief.js';
 import type { CmdResult } from './types.js';
 
 export interface CommandContext {
@@ -56,7 +56,7 @@ export async function runCommands(
     };
     results.push(result);
     if (result.exit_code !== 0 || result.timed_out) {
-      const output = [r.stdout, r.stderr].filter((s) => s.trim() !== '').join('\n');
+      const output = commandOutput(r);
       return { results, failed: { result, output } };
     }
   }

@@ -30,6 +30,7 @@ import {
   looksLikeNetworkFailure,
 } from '../../exec/failure-signature.js';
 import { tailOf } from '../../text/keep-ends.js';
+import { commandOutput } from './failure-brief.js';
 
 export interface BaselineCommand {
   command: string;
@@ -90,16 +91,12 @@ export function baselineKey(commit: string, config: BaselineConfig, sandboxMode:
     .digest('hex');
 }
 
-export function outputOf(result: CommandResult): string {
-  return [result.stdout, result.stderr].filter((s) => s.trim() !== '').join('\n');
-}
-
 export function failedCommand(result: CommandResult): boolean {
   return result.exit_code !== 0 || result.timed_out;
 }
 
 export function baselineEntry(result: CommandResult): BaselineCommand {
-  const output = outputOf(result);
+  const output = commandOutput(result);
   const failed = failedCommand(result);
   const names = failed ? failureNames(output) : null;
   return {
@@ -126,7 +123,7 @@ export function judgeFailure(
 ): Verdict {
   const verdict = judgeAgainstBase(result, base);
   if (verdict.kind === 'new' || !aboutTheIssue) return verdict;
-  const output = outputOf(result);
+  const output = commandOutput(result);
   if (looksLikeNetworkFailure(output) || !aboutTheIssue(withoutPassingLines(output))) {
     return verdict;
   }
@@ -148,7 +145,7 @@ function judgeAgainstBase(result: CommandResult, base: BaselineCommand | undefin
     return { kind: 'new', newFailures: null };
   }
   if (result.timed_out && !base.timed_out) return { kind: 'new', newFailures: null };
-  const output = outputOf(result);
+  const output = commandOutput(result);
   const after = failureNames(output);
   const before = base.failures ? new Set(base.failures) : null;
   // More failures than on the base commit, by the runner's own count, is the change's.

@@ -74,7 +74,6 @@ export function createCodeWorkspace(
       }),
     setup: async (hooks) => {
       if (config.setup.length === 0) return undefined;
-      await mkdir(ws.cacheDir, { recursive: true });
       return run({ ...config, validate: [] }, { ...hooks, skipSetup: false });
     },
     baseline: async (hooks) => {

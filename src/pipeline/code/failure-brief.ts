@@ -41,11 +41,16 @@ export function excerptOf(text: string): string {
   return cut ? `[… earlier output cut; full log in the run's artifacts …]\n${out}` : out;
 }
 
+/** A command's stdout and stderr as one text (the empty ones left out). */
+export function commandOutput(result: Pick<CommandResult, 'stdout' | 'stderr'>): string {
+  return [result.stdout, result.stderr].filter((s) => s.trim() !== '').join('\n');
+}
+
 export function briefFromCommand(
   result: CommandResult,
   extra: Pick<FailureBrief, 'phase' | 'new_failures' | 'network' | 'log' | 'about_the_issue'> = {},
 ): FailureBrief {
-  const output = [result.stdout, result.stderr].filter((s) => s.trim() !== '').join('\n');
+  const output = commandOutput(result);
   const shown = result.timed_out ? `${output}\n(command timed out and was killed)` : output;
   return {
     stage: 'validate',

@@ -8,7 +8,7 @@ import { AutofixError } from '../../errors.js';
 import type { ValidationPhase, ValidationRun } from '../../exec/index.js';
 import { blockedWarning } from '../../exec/run-validation.js';
 import { headAndTail } from '../../text/keep-ends.js';
-import type { FailureBrief } from './failure-brief.js';
+import { commandOutput, type FailureBrief } from './failure-brief.js';
 
 export interface RootCause {
   phase: ValidationPhase;
@@ -108,7 +108,7 @@ function indent(text: string): string {
 /** A `setup` command failed on the base commit: the configuration's fault, never the fixer's. */
 export function setupFailed(run: ValidationRun, log: string | undefined): AutofixError {
   const result = run.failed?.result ?? run.results[run.results.length - 1]!;
-  const output = [result.stdout, result.stderr].filter((s) => s.trim() !== '').join('\n');
+  const output = commandOutput(result);
   const root: RootCause = {
     phase: 'setup',
     command: result.command,

@@ -36,7 +36,12 @@ import {
   type Baseline,
 } from './baseline.js';
 import { commandProgress } from './command-progress.js';
-import { briefFromCommand, briefFromError, type FailureBrief } from './failure-brief.js';
+import {
+  briefFromCommand,
+  briefFromError,
+  commandOutput,
+  type FailureBrief,
+} from './failure-brief.js';
 import { mapLimit } from './map-limit.js';
 import {
   firstLine,
@@ -259,7 +264,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       phase: failed.phase,
       new_failures: verdict.kind === 'new' ? verdict.newFailures : null,
       ...(verdict.kind === 'new' && verdict.aboutTheIssue ? { about_the_issue: true } : {}),
-      network: looksLikeNetworkFailure(`${failed.result.stdout}\n${failed.result.stderr}`),
+      network: looksLikeNetworkFailure(commandOutput(failed.result)),
       ...(log ? { log } : {}),
     });
     rootCause = rootCauseOf(brief, round);
