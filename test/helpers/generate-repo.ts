@@ -3,9 +3,7 @@
  * for context-ranking and token-budget tests. One file, `TARGET`, holds the function the test
  * issues are about; a few others call it, and many share its vocabulary.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createRepo, writeFiles } from './repo-builder.js';
 
 export const TARGET = 'src/billing/invoices/late-fee-calculator.ts';
 export const TARGET_FUNCTION = 'calculateLateFee';
@@ -118,8 +116,8 @@ export interface GeneratedRepo {
   bytes: number;
 }
 
-/** Writes `count` files under `root` (plus TARGET) and, with `git`, commits them. */
-export async function generateRepo(
+/** Writes `count` files under `root` (plus TARGET) and, with `git`, commits them (repo-builder). */
+export function generateRepo(
   root: string,
   count = 2000,
   options: { git?: boolean } = {},
@@ -147,16 +145,9 @@ export async function generateRepo(
     files.set(path, text);
   }
   let bytes = 0;
-  for (const [path, text] of files) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-    bytes += Buffer.byteLength(text);
-  }
-  if (options.git) {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', '-A');
-    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'generated');
-  }
-  return { files: files.size, bytes };
+  for (const text of files.values()) bytes += Buffer.byteLength(text);
+  const map = Object.fromEntries(files);
+  if (options.git) createRepo({ root, files: map, message: 'generated' });
+  else writeFiles(root, map);
+  return Promise.resolve({ files: files.size, bytes });
 }

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRepoMap } from '../../../src/context/build-repo-map.js';
+import { createRepo, writeFiles } from '../../helpers/repo-builder.js';
 
 let root: string;
 beforeEach(async () => {
@@ -18,10 +18,7 @@ beforeEach(async () => {
     'node_modules/dep/index.js': 'module.exports = 1;',
     'dist/out.js': 'built',
   };
-  for (const [path, data] of Object.entries(files)) {
-    await mkdir(join(root, path, '..'), { recursive: true });
-    await writeFile(join(root, path), data);
-  }
+  writeFiles(root, files);
   await symlink('/etc/passwd', join(root, 'outside-link'));
 });
 afterEach(async () => {
@@ -49,9 +46,7 @@ describe('buildRepoMap', () => {
   });
 
   it('lists tracked files in a git repository and never follows a symlink', async () => {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', 'src', 'README.md', 'outside-link', 'logo.png');
+    createRepo({ root, commit: false }).git('add', 'src', 'README.md', 'outside-link', 'logo.png');
     const map = await buildRepoMap(root);
     expect(map.source).toBe('git');
     expect(map.files.map((f) => f.path)).toEqual(['README.md', 'src/app.ts']);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { listRepoFiles } from '../../../src/context/list-repo-files.js';
 import { closeWorkspace, openWorkspace } from '../../../src/git/workspace.js';
 import { withGitOnPath } from '../git/git-on-path.js';
+import { createRepo } from '../../helpers/repo-builder.js';
 import { git, makeRemote, removeDir, tempDir } from '../git/helpers.js';
 import { makeTrap, type Trap } from '../git/trap.js';
 
@@ -25,12 +26,15 @@ afterEach(async () => {
 
 /** A repository of the attacker's: one file of its own, and a config that runs a program. */
 async function plantedRepository(): Promise<string> {
-  const planted = join(root, 'planted');
-  git(root, ['init', '--quiet', planted]);
-  await writeFile(join(planted, 'planted.txt'), 'not in the job\n');
-  git(planted, ['add', 'planted.txt']);
-  git(planted, ['config', 'core.fsmonitor', await trap.script('fsmonitor')]);
-  return join(planted, '.git');
+  const planted = createRepo({
+    root,
+    name: 'planted',
+    files: { 'planted.txt': 'not in the job\n' },
+    commit: false,
+  });
+  planted.git('add', 'planted.txt');
+  planted.git('config', 'core.fsmonitor', await trap.script('fsmonitor'));
+  return join(planted.dir, '.git');
 }
 
 describe('listRepoFiles', () => {
@@ -59,17 +63,15 @@ describe('listRepoFiles', () => {
   });
 
   it("gives git none of the worker's environment", async () => {
-    const repo = join(root, 'repo');
-    git(root, ['init', '--quiet', repo]);
-    await writeFile(join(repo, 'a.txt'), 'a\n');
-    git(repo, ['add', 'a.txt']);
+    const repo = createRepo({ root, name: 'repo', files: { 'a.txt': 'a\n' }, commit: false });
+    repo.git('add', 'a.txt');
     const secrets = { OPENAI_API_KEY: 'sk-test-worker-secret', WEBHOOK_SECRET: 'hook-secret-1234' };
     const recorded = join(root, 'git-env');
     const saved = { ...process.env };
     Object.assign(process.env, secrets);
     try {
       const listed = await withGitOnPath(join(root, 'bin'), `env > '${recorded}'`, () =>
-        listRepoFiles(repo),
+        listRepoFiles(repo.dir),
       );
       expect(listed).toEqual({ paths: ['a.txt'], source: 'git' });
     } finally {

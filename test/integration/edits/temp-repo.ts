@@ -1,28 +1,21 @@
-/** Real temporary git repositories for the edit engine's integration tests. */
-import { execFileSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+/** Real temporary git repositories for the edit engine's integration tests (built by repo-builder). */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { createRepo } from '../../helpers/repo-builder.js';
 
 const made: string[] = [];
 
+/** A repository with `files` written but not committed (no hooks or excludes: `--template=`). */
 export function makeRepo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'autofix-edits-'));
-  made.push(dir);
-  execFileSync('git', ['init', '-q', '--template='], { cwd: dir });
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
+  const repo = createRepo({
+    prefix: 'autofix-edits-',
+    files,
+    commit: false,
+    initArgs: ['--template='],
+  });
+  made.push(repo.root);
+  return repo.dir;
 }
 
 export function tempDir(): string {

@@ -3,13 +3,13 @@
  * helpers — inherits git's environment. That environment must hold none of the worker's
  * secrets, and git must read no configuration but the repository's and ours.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runGit } from '../../../src/git/run-git.js';
+import { createRepo } from '../../helpers/repo-builder.js';
 import { removeDir, tempDir } from './helpers.js';
 import { makeTrap } from './trap.js';
 
@@ -120,11 +120,9 @@ describe("the bot's git environment", () => {
 
   it('refuses ext::, ssh and git:// remotes even when the repository config allows them', async () => {
     const trap = await makeTrap(root);
-    const repo = join(root, 'repo');
-    execFileSync('git', ['init', '--quiet', repo]);
+    const repo = createRepo({ root, name: 'repo', commit: false });
     const marker = join(root, 'ext-ran');
-    const set = (key: string, value: string) =>
-      execFileSync('git', ['config', key, value], { cwd: repo });
+    const set = (key: string, value: string) => repo.git('config', key, value);
     set('protocol.allow', 'always');
     set('protocol.ext.allow', 'always');
     set('core.sshCommand', await trap.script('ssh-command'));
@@ -135,7 +133,7 @@ describe("the bot's git environment", () => {
       'ssh://git.example.invalid/acme/demo.git',
       'git://git.example.invalid/acme/demo.git',
     ]) {
-      const r = await runGit(['ls-remote', url], { cwd: repo, okCodes: [128] });
+      const r = await runGit(['ls-remote', url], { cwd: repo.dir, okCodes: [128] });
       expect(r.code).toBe(128);
       expect(r.stderr).toMatch(/transport '(ext|ssh|git)' not allowed/);
     }

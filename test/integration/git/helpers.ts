@@ -1,31 +1,14 @@
-/** Real git fixtures: a bare repository on disk serves as `origin` over file://. */
-import { execFileSync } from 'node:child_process';
-import {
-  chmod,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
+/**
+ * Real git fixtures: a bare repository on disk serves as `origin` over file://. Repositories are
+ * made by the shared builder (`test/helpers/repo-builder.ts`); `git` is its runner, re-exported
+ * here for the many git tests that import it from this file.
+ */
+import { chmod, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { createRepo, git, type FileMap, type TestRepo } from '../../helpers/repo-builder.js';
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Maintainer',
-  GIT_AUTHOR_EMAIL: 'maintainer@example.com',
-  GIT_COMMITTER_NAME: 'Maintainer',
-  GIT_COMMITTER_EMAIL: 'maintainer@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
-
-export function git(cwd: string, args: string[], env: Record<string, string> = {}): string {
-  return execFileSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8' }).trim();
-}
+export { git };
 
 export async function tempDir(prefix = 'autofix-git-'): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), prefix)));
@@ -41,49 +24,39 @@ export interface Remote {
   url: string;
   /** A normal clone used to push new commits as a maintainer would. */
   seed: string;
+  /** The builder's handle on `seed` (keeps its fixed commit dates in order). */
+  seedRepo: TestRepo;
 }
 
-export async function makeRemote(
+/** `<root>/seed` committed on `main`, cloned bare to `<root>/remote.git`, its `origin`. */
+export function makeRemote(
   root: string,
-  files: Record<string, string> = {
+  files: FileMap = {
     'README.md': '# demo\n',
     'src/app.js': 'export const answer = 41;\n',
   },
 ): Promise<Remote> {
-  const seed = join(root, 'seed');
-  await mkdir(seed, { recursive: true });
-  git(seed, ['init', '-q', '-b', 'main']);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(seed, path)), { recursive: true });
-    await writeFile(join(seed, path), content);
-  }
-  git(seed, ['add', '-A']);
-  git(seed, ['commit', '-q', '-m', 'initial']);
-  const dir = join(root, 'remote.git');
-  git(root, ['clone', '-q', '--bare', seed, dir]);
-  git(seed, ['remote', 'add', 'origin', dir]);
-  git(seed, ['fetch', '-q', 'origin']);
-  return { dir, url: pathToFileURL(dir).href, seed };
+  const seedRepo = createRepo({ root, name: 'seed', files });
+  const { dir, url } = seedRepo.bare({ path: join(root, 'remote.git'), origin: true });
+  return Promise.resolve({ dir, url, seed: seedRepo.dir, seedRepo });
 }
 
 /** Commits a file on `branch` of the seed clone and pushes it to the remote. */
-export async function pushCommit(
+export function pushCommit(
   remote: Remote,
   branch: string,
   path: string,
   content: string,
   message = `change ${path}`,
 ): Promise<string> {
-  git(remote.seed, ['fetch', '-q', 'origin']);
-  const exists = git(remote.seed, ['ls-remote', 'origin', `refs/heads/${branch}`]) !== '';
-  git(remote.seed, ['checkout', '-q', '-B', branch, exists ? `origin/${branch}` : 'origin/main']);
-  await mkdir(dirname(join(remote.seed, path)), { recursive: true });
-  await writeFile(join(remote.seed, path), content);
-  git(remote.seed, ['add', '-A']);
-  git(remote.seed, ['commit', '-q', '-m', message]);
-  git(remote.seed, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`]);
-  git(remote.seed, ['fetch', '-q', 'origin']);
-  return git(remote.seed, ['rev-parse', 'HEAD']);
+  const seed = remote.seedRepo;
+  seed.git('fetch', '-q', 'origin');
+  const exists = seed.git('ls-remote', 'origin', `refs/heads/${branch}`) !== '';
+  seed.git('checkout', '-q', '-B', branch, exists ? `origin/${branch}` : 'origin/main');
+  const sha = seed.commit(message, { [path]: content });
+  seed.git('push', '-q', 'origin', `HEAD:refs/heads/${branch}`);
+  seed.git('fetch', '-q', 'origin');
+  return Promise.resolve(sha);
 }
 
 export function remoteHeads(remote: Remote): string[] {

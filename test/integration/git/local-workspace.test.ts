@@ -19,6 +19,7 @@ import { pushBranch } from '../../../src/git/push.js';
 import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../../src/git/workspace.js';
 import type { Logger } from '../../../src/logger.js';
+import { createRepo, executable, type TestRepo } from '../../helpers/repo-builder.js';
 import { git, removeDir, tempDir } from './helpers.js';
 
 const FILES: Record<string, string> = {
@@ -49,19 +50,16 @@ function recordingLogger(): Logger & { warnings: string[] } {
 
 describe('autofix run recycles worktrees (localWorkspaceOptions, as run-local.ts)', () => {
   let root: string;
+  let userRepo: TestRepo;
   let user: string;
   let workdir: string;
 
   beforeEach(async () => {
     root = await tempDir('autofix-local-ws-');
     // The user's repository: a normal checkout with `main` checked out, as `autofix run` wants.
-    user = join(root, 'project');
-    await mkdir(user);
-    git(user, ['init', '-q', '-b', 'main']);
-    for (const [path, content] of Object.entries(FILES)) await write(user, path, content);
-    await chmod(join(user, 'bin/run.sh'), 0o755);
-    git(user, ['add', '-A']);
-    git(user, ['commit', '-q', '-m', 'initial']);
+    const files = { ...FILES, 'bin/run.sh': executable(FILES['bin/run.sh']!) };
+    userRepo = createRepo({ root, name: 'project', files });
+    user = userRepo.dir;
     workdir = join(root, 'autofix-workdir');
   });
   afterEach(async () => {
@@ -134,9 +132,7 @@ describe('autofix run recycles worktrees (localWorkspaceOptions, as run-local.ts
     expect(registered(first)).toBe(1); // only the parked one
 
     // The user commits before the next run: that is its base.
-    await write(user, 'src/new.js', 'export {};\n');
-    git(user, ['add', '-A']);
-    git(user, ['commit', '-q', '-m', 'more']);
+    userRepo.commit('more', { 'src/new.js': 'export {};\n' });
     const head = git(user, ['rev-parse', 'HEAD']);
 
     const second = await openWorkspace(options('run-2'));
