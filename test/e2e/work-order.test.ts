@@ -333,6 +333,38 @@ describe('autofix work-order', () => {
     expect(existsSync(join(out, s.run_id, 'attempt_1', 'proposed_writes.json'))).toBe(false);
   });
 
+  it('counts a failed LLM call as a failed attempt (stage exception) and tries again', async () => {
+    llm.enqueue({ status: 400 }, HELLO);
+    const r = await workOrder();
+
+    expect(r.code).toBe(0);
+    const s = summary(r);
+    expect(s.attempts.map((a) => [a.failure_brief?.stage ?? 'pass', a.rolled_back])).toEqual([
+      ['exception', true],
+      ['pass', false],
+    ]);
+    expect(s.attempts[0]).toMatchObject({ proposal_path: null, write_ok: false });
+    // The prompt is on record, the missing answer is not; every result file is written.
+    expect(readdirSync(join(out, s.run_id, 'attempt_1')).sort()).toEqual([
+      'acceptance_result.json',
+      'failure_brief.json',
+      'se_prompt.txt',
+      'verify_result.json',
+      'write_result.json',
+    ]);
+    expect(JSON.parse(artifact(r, 'attempt_1/write_result.json'))).toEqual({
+      write_ok: false,
+      touched_files: [],
+      written_files: [],
+      errors: [],
+    });
+    expect(JSON.parse(artifact(r, 'attempt_1/failure_brief.json'))).toMatchObject({
+      stage: 'exception',
+    });
+    expect(artifact(r, 'attempt_1/failure_brief.json')).toContain('LLM call failed');
+    expect(userMessage(1)).toContain('"stage": "exception"');
+  });
+
   it('kills a command at --timeout-seconds and fails the attempt', async () => {
     llm.enqueue(HELLO);
     const r = await workOrder({ ...ORDER, acceptance_commands: ['sleep 30'] }, [

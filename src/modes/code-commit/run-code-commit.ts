@@ -4,7 +4,8 @@
  *   1. read agent-config/query.txt + codeRollup.txt, check .gitignore and build.sh
  *   2. initial query → answer → edit engine (fenced-files, protected files) → ./build.sh
  *   3. while the build fails, up to `maxRounds` repair queries (seed 000 layout, or seed 001's
- *      accumulating history) — a refused answer counts as a failed build
+ *      accumulating history) — a refused answer counts as a failed build; the rounds run on the
+ *      shared repair loop (`pipeline/code/repair-loop.ts`), which keeps the failed rounds' records
  *
  * Everything lands in `logs/<start timestamp>/query-N.txt`, `-response.json`, `-response.txt`,
  * `-build.txt`, redacted; `&&&` notes go to stdout at once and to `llm-user-output.txt`.
@@ -14,7 +15,9 @@ import { createRedactor } from '../../artifacts/redact.js';
 import { createRunLog } from '../../artifacts/run-log.js';
 import type { Settings } from '../../config/env.js';
 import { checkSandbox, operatorSandbox, type SandboxMode } from '../../exec/index.js';
+import type { ChatResult } from '../../llm/types.js';
 import type { Logger } from '../../logger.js';
+import { repairLoop } from '../../pipeline/code/repair-loop.js';
 import { modeHome } from '../mode-home.js';
 import { loadModeAgent } from '../load-mode-agent.js';
 import { applyAnswer } from './apply-answer.js';
@@ -82,50 +85,60 @@ export async function runCodeCommit(
   if (options.buildTimeoutMs !== undefined)
     Object.assign(build, { timeoutMs: options.buildTimeoutMs });
 
-  const rounds: RoundRecord[] = [];
-  for (let round = 0; round <= options.maxRounds; round++) {
-    const base = { query: inputs.query, codebase: inputs.codebase };
-    const prompt: CodeCommitPrompt =
-      round === 0
-        ? { kind: 'initial', ...base }
-        : { kind: options.history ? 'history' : 'repair', ...base, rounds };
-    deps.progress(
-      round === 0
-        ? 'query 1: initial query'
-        : `query ${round + 1}: repair round ${round} of ${options.maxRounds}`,
-    );
-    const answer = await llm.chat({
-      model,
-      messages: codeCommitMessages(agent, prompt),
-      temperature: agent.temperature,
-      stage: round === 0 ? 'code-commit' : 'code-commit-repair',
-    });
-    const outcome = await applyAnswer(projectDir, answer.text);
-    for (const note of outcome.userNotes) {
-      deps.say(redact(note));
-      userLog.userOutput(note);
-      runLog.userOutput(note);
-    }
-    let buildOutput: string;
-    let passed = false;
-    if (outcome.ok) {
-      const built = await runBuild(projectDir, build);
-      buildOutput = built.log;
-      passed = built.passed;
-    } else {
-      buildOutput = refusalLog(outcome.refusal);
-    }
-    runLog.build(answer.index, buildOutput);
-    rounds.push({
-      debugNotes: outcome.debugNotes,
-      changes: outcome.ok ? outcome.changes : [],
-      buildOutput: redact(buildOutput),
-    });
-    const what = outcome.ok
-      ? `${outcome.changes.length} file(s) written${outcome.noChange === undefined ? '' : ' (no change needed, says the LLM)'}; build ${passed ? 'passed' : 'failed'}`
-      : 'answer refused, nothing written';
-    deps.progress(`query ${answer.index}: ${what}`);
-    if (passed) return { passed: true, queries: answer.index, logDir };
-  }
-  return { passed: false, queries: options.maxRounds + 1, logDir };
+  const base = { query: inputs.query, codebase: inputs.codebase };
+  // A failed round's record is what the repair prompts show; the loop keeps them, oldest first.
+  const outcome = await repairLoop<ChatResult, number, RoundRecord>(
+    { maxRepairs: options.maxRounds },
+    {
+      ask: async ({ round, failures }) => {
+        const prompt: CodeCommitPrompt =
+          round === 0
+            ? { kind: 'initial', ...base }
+            : { kind: options.history ? 'history' : 'repair', ...base, rounds: failures };
+        deps.progress(
+          round === 0
+            ? 'query 1: initial query'
+            : `query ${round + 1}: repair round ${round} of ${options.maxRounds}`,
+        );
+        return llm.chat({
+          model,
+          messages: codeCommitMessages(agent, prompt),
+          temperature: agent.temperature,
+          stage: round === 0 ? 'code-commit' : 'code-commit-repair',
+        });
+      },
+      check: async (answer) => {
+        const applied = await applyAnswer(projectDir, answer.text);
+        for (const note of applied.userNotes) {
+          deps.say(redact(note));
+          userLog.userOutput(note);
+          runLog.userOutput(note);
+        }
+        let buildOutput: string;
+        let passed = false;
+        if (applied.ok) {
+          const built = await runBuild(projectDir, build);
+          buildOutput = built.log;
+          passed = built.passed;
+        } else {
+          buildOutput = refusalLog(applied.refusal);
+        }
+        runLog.build(answer.index, buildOutput);
+        const what = applied.ok
+          ? `${applied.changes.length} file(s) written${applied.noChange === undefined ? '' : ' (no change needed, says the LLM)'}; build ${passed ? 'passed' : 'failed'}`
+          : 'answer refused, nothing written';
+        deps.progress(`query ${answer.index}: ${what}`);
+        if (passed) return { passed: true, value: answer.index };
+        const failure: RoundRecord = {
+          debugNotes: applied.debugNotes,
+          changes: applied.ok ? applied.changes : [],
+          buildOutput: redact(buildOutput),
+        };
+        return { passed: false, failure };
+      },
+    },
+  );
+  return outcome.passed
+    ? { passed: true, queries: outcome.value, logDir }
+    : { passed: false, queries: options.maxRounds + 1, logDir };
 }

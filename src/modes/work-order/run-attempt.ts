@@ -8,7 +8,9 @@
  *
  * Writes `attempt_<N>/` (proposed_writes.json, write_result.json, verify_result.json,
  * acceptance_result.json, failure_brief.json on failure, one stdout/stderr file per command, and
- * the SE prompt and answer). Rolling back is the caller's job.
+ * the SE prompt and answer). Two steps of the repair loop (`pipeline/code/repair-loop.ts`): SE is
+ * `proposeAttempt` (its ask), TR and PO are `checkProposal` (its check). Rolling back is the
+ * caller's job.
  */
 import type { RunLog } from '../../artifacts/run-log.js';
 import { applyEdits, parseEdits, type PathPolicy } from '../../edits/index.js';
@@ -49,39 +51,27 @@ interface PhaseResult {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-export async function runAttempt(
+/**
+ * The SE node's answer, or why there is none (an attempt failure, never thrown): the LLM call
+ * failed, or reading the files for the prompt did (`inErrors`: also listed in write_result.json).
+ */
+export type Proposal =
+  | { attempt: number; text: string }
+  | { attempt: number; failed: { text: string; inErrors: boolean } };
+
+/** SE: the prompt (with the previous attempt's FailureBrief) and the LLM's answer, both logged. */
+export async function proposeAttempt(
   ctx: AttemptContext,
   attempt: number,
   previous: FailureBrief | null,
-): Promise<AttemptRecord> {
+): Promise<Proposal> {
   const dir = `attempt_${attempt}`;
-  const { order } = ctx.work;
-  const record: AttemptRecord = {
-    attempt_index: attempt,
-    baseline_commit: ctx.baselineCommit,
-    proposal_path: null,
-    touched_files: [],
-    write_ok: false,
-    verify: [],
-    acceptance: [],
-    failure_brief: null,
-    rolled_back: false,
-  };
-  const errors: string[] = [];
-  let written: string[] = [];
-  const verify: PhaseResult = { ok: false, skipped: true, results: [] };
-  const acceptance: PhaseResult = { ok: false, skipped: true, results: [] };
-  const fail = (stage: FailureStage, what: Parameters<typeof failureBrief>[1]): void => {
-    record.failure_brief = failureBrief(stage, what, order);
-  };
-
   try {
-    // SE
-    const files = await readAllowedFiles(ctx.repo, order);
+    const files = await readAllowedFiles(ctx.repo, ctx.work.order);
     const { messages } = renderAgent(
       ctx.agent,
       sePromptData({
-        order,
+        order: ctx.work.order,
         ...files,
         attempt,
         maxAttempts: ctx.maxAttempts,
@@ -104,10 +94,49 @@ export async function runAttempt(
         })
       ).text;
     } catch (err) {
-      fail('exception', { text: `LLM call failed: ${message(err)}` });
-      return record;
+      return { attempt, failed: { text: `LLM call failed: ${message(err)}`, inErrors: false } };
     }
     ctx.runLog.text(`${dir}/se_response.txt`, text);
+    return { attempt, text };
+  } catch (err) {
+    return { attempt, failed: { text: message(err), inErrors: true } };
+  }
+}
+
+/** TR and PO for one proposal; the attempt's record, its failure brief set when it failed. */
+export async function checkProposal(
+  ctx: AttemptContext,
+  proposal: Proposal,
+): Promise<AttemptRecord> {
+  const { attempt } = proposal;
+  const dir = `attempt_${attempt}`;
+  const { order } = ctx.work;
+  const record: AttemptRecord = {
+    attempt_index: attempt,
+    baseline_commit: ctx.baselineCommit,
+    proposal_path: null,
+    touched_files: [],
+    write_ok: false,
+    verify: [],
+    acceptance: [],
+    failure_brief: null,
+    rolled_back: false,
+  };
+  const errors: string[] = [];
+  let written: string[] = [];
+  const verify: PhaseResult = { ok: false, skipped: true, results: [] };
+  const acceptance: PhaseResult = { ok: false, skipped: true, results: [] };
+  const fail = (stage: FailureStage, what: Parameters<typeof failureBrief>[1]): void => {
+    record.failure_brief = failureBrief(stage, what, order);
+  };
+
+  try {
+    if ('failed' in proposal) {
+      if (proposal.failed.inErrors) errors.push(proposal.failed.text);
+      fail('exception', { text: proposal.failed.text });
+      return record;
+    }
+    const { text } = proposal;
 
     // TR: the strict WriteProposal first, so it is on record even if the writes are refused.
     let parsed;

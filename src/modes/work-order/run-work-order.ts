@@ -3,8 +3,9 @@
  *
  *   1. validate the work order (nothing runs when it is invalid)
  *   2. preflight: git repository, clean tree, baseline commit; deterministic run id
- *   3. attempts 1..max from the baseline (run-attempt.ts); after a failed attempt
- *      `git reset --hard <baseline>` + `git clean -fd`, and its FailureBrief feeds the next one
+ *   3. attempts 1..max from the baseline (run-attempt.ts) on the shared repair loop
+ *      (`pipeline/code/repair-loop.ts`); after a failed attempt `git reset --hard <baseline>` +
+ *      `git clean -fd`, and its FailureBrief feeds the next one
  *   4. on PASS the changes stay uncommitted and the work tree's git tree hash is recorded
  *
  * Artifacts: `<out>/<run_id>/attempt_<N>/…` and `<out>/<run_id>/run_summary.json`, redacted.
@@ -26,16 +27,17 @@ import {
   type SandboxMode,
 } from '../../exec/index.js';
 import type { Logger } from '../../logger.js';
+import { repairLoop } from '../../pipeline/code/repair-loop.js';
 import { modeHome } from '../mode-home.js';
 import { loadModeAgent } from '../load-mode-agent.js';
-import { failureBrief, type FailureBrief } from './failure-brief.js';
+import { failureBrief } from './failure-brief.js';
 import { preflightRepo } from './preflight-repo.js';
 import { readRepoSettings } from './read-repo-settings.js';
 import { readWorkOrder } from './read-work-order.js';
 import { rollbackRepo } from './rollback-repo.js';
-import { runAttempt } from './run-attempt.js';
+import { checkProposal, proposeAttempt, type Proposal } from './run-attempt.js';
 import { treeHash } from './tree-hash.js';
-import type { RunSummary } from './types.js';
+import type { AttemptRecord, RunSummary } from './types.js';
 
 export interface WorkOrderOptions {
   repo: string;
@@ -179,23 +181,39 @@ export async function runWorkOrder(
       runLog,
     };
 
-    let previous: FailureBrief | null = null;
-    for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
-      deps.progress(`attempt ${attempt} of ${options.maxAttempts}`);
-      const record = await runAttempt(ctx, attempt, previous);
-      summary.attempts.push(record);
-      if (!record.failure_brief) {
+    // The CLI asks for at least one attempt; none at all is a FAIL without a brief, as before.
+    if (options.maxAttempts >= 1) {
+      const outcome = await repairLoop<Proposal, AttemptRecord, AttemptRecord>(
+        { maxRepairs: options.maxAttempts - 1 },
+        {
+          ask: ({ round, previous }) => {
+            deps.progress(`attempt ${round + 1} of ${options.maxAttempts}`);
+            return proposeAttempt(ctx, round + 1, previous?.failure_brief ?? null);
+          },
+          check: async (proposal) => {
+            const record = await checkProposal(ctx, proposal);
+            summary.attempts.push(record);
+            return record.failure_brief
+              ? { passed: false, failure: record }
+              : { passed: true, value: record };
+          },
+          afterFailure: async (record) => {
+            deps.progress(
+              `attempt ${record.attempt_index}: FAIL (${record.failure_brief?.stage}); rolling back`,
+            );
+            await rollbackRepo(repo, baselineCommit);
+            record.rolled_back = true;
+          },
+        },
+      );
+      if (outcome.passed) {
         summary.verdict = 'PASS';
         summary.repo_tree_hash_after = await treeHash(repo);
-        deps.progress(`attempt ${attempt}: PASS`);
-        break;
+        deps.progress(`attempt ${outcome.value.attempt_index}: PASS`);
+      } else {
+        summary.failure_brief = outcome.failure.failure_brief;
       }
-      deps.progress(`attempt ${attempt}: FAIL (${record.failure_brief.stage}); rolling back`);
-      await rollbackRepo(repo, baselineCommit);
-      record.rolled_back = true;
-      previous = record.failure_brief;
     }
-    if (summary.verdict === 'FAIL') summary.failure_brief = previous;
   } catch (err) {
     // Our own failure, not an attempt's (git, config, files): on record, then reported by the caller.
     summary.failure_brief = failureBrief('exception', {

@@ -7,6 +7,7 @@
  * ends the run (`SETUP_FAILED`) without a repair; a failure that already exists on the base commit
  * is reported, not sent to the fixer (`baseline.ts` has the rule). A run that fails reports the
  * root cause first: the last failing validation command, then what the repairs did after it.
+ * The rounds run on the shared repair loop (`repair-loop.ts`), as the local modes' do.
  */
 import type { EditFormat, RepoConfig } from '../../config/repo-config.js';
 import type { CommandResult, FixPlan } from '../../contracts.js';
@@ -43,6 +44,7 @@ import {
   type FailureBrief,
 } from './failure-brief.js';
 import { mapLimit } from './map-limit.js';
+import { repairLoop, type RoundVerdict } from './repair-loop.js';
 import {
   firstLine,
   renderRootCause,
@@ -165,7 +167,6 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   let rootCause: RootCause | undefined;
   /** What each repair round did after the first answer, for the report. */
   const after: string[] = [];
-  let round = 0;
   let baseline: Baseline | null = null;
   let baselineCached = false;
 
@@ -188,10 +189,15 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     return setupRun?.warnings ?? [];
   };
 
+  const refused = (failure: FailureBrief): RoundVerdict<ValidationRun, FailureBrief> => ({
+    passed: false,
+    failure,
+  });
   /** Applies one round's answers and validates; returns the failure, or the passing run. */
   const attempt = async (
     texts: string[],
-  ): Promise<{ brief: FailureBrief } | { run: ValidationRun }> => {
+    round: number,
+  ): Promise<RoundVerdict<ValidationRun, FailureBrief>> => {
     let applied: ApplyEditsResult;
     try {
       applied = await workspace.apply(format, texts, [...scope]);
@@ -206,7 +212,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
         after.push(
           `repair ${round}: the answer was refused (${err.code}): ${firstLine(err.message)}`,
         );
-      return { brief: briefFromError(err) };
+      return refused(briefFromError(err));
     }
     notes.user.push(...applied.changeSet.notes.user);
     notes.debug.push(...applied.changeSet.notes.debug);
@@ -226,14 +232,14 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
         ? `The answer says no change is needed: ${applied.noChange}`
         : 'The answer changes no file.';
       if (round > 0) after.push(`repair ${round}: ${why}`);
-      return {
-        brief: briefFromError(
+      return refused(
+        briefFromError(
           new AutofixError(
             'INVALID_DIFF',
             `${why} The issue still needs a fix: change the planned files.`,
           ),
         ),
-      };
+      );
     }
     ports.progress?.({
       stage: 'validate',
@@ -254,7 +260,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       },
     });
     const log = ports.onValidation?.(run, 'change');
-    if (run.passed) return { run };
+    if (run.passed) return { passed: true, value: run };
     const failed = run.failed ?? {
       phase: 'validate' as const,
       result: run.results[run.results.length - 1]!,
@@ -273,60 +279,58 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
         `repair ${round}: \`${brief.command}\` still fails (exit ${brief.exit_code ?? 'none'})`,
       );
     }
-    return { brief };
+    return refused(brief);
   };
 
-  ports.progress?.({
-    stage: 'code',
-    status: 'start',
-    message: `writing ${input.plan.file_changes.length} planned file change(s)`,
-  });
-  // The model writes while setup and the baseline run; whichever fails first stops the other.
-  const stopAsks = new AbortController();
-  const stopChecks = new AbortController();
-  const asksSignal = ports.signal
-    ? AbortSignal.any([ports.signal, stopAsks.signal])
-    : stopAsks.signal;
-  const checksSignal = ports.signal
-    ? AbortSignal.any([ports.signal, stopChecks.signal])
-    : stopChecks.signal;
   /** Each planned file as the first round saw it: the fixer's view centres on what changed. */
   const originals = new Map<string, string | undefined>();
-  const answersP = mapLimit(input.plan.file_changes, input.concurrency ?? 3, async (change) => {
-    const content = await workspace.readFile(change.path);
-    originals.set(change.path, content);
-    return ask('code-agent', codeAgentData(base, change, content), asksSignal);
-  });
-  const checksP = prepare(checksSignal);
-  const [answers, checks] = await Promise.allSettled([
-    answersP.catch((err: unknown) => {
-      stopChecks.abort();
-      throw err;
-    }),
-    checksP.catch((err: unknown) => {
-      stopAsks.abort();
-      throw err;
-    }),
-  ]);
-  // Setup's failure is the root cause even when it cut the model's answers short.
-  if (checks.status === 'rejected') throw checks.reason;
-  if (answers.status === 'rejected') throw answers.reason;
-  const setupWarnings = checks.value;
-
-  let outcome = await attempt(answers.value);
-  while ('brief' in outcome && round < input.config.max_repair_attempts) {
-    round += 1;
+  let setupWarnings: string[] = [];
+  /** Round 0: one answer per planned file, while setup and the baseline run. */
+  const firstAnswers = async (): Promise<string[]> => {
+    // The model writes while setup and the baseline run; whichever fails first stops the other.
+    const stopAsks = new AbortController();
+    const stopChecks = new AbortController();
+    const asksSignal = ports.signal
+      ? AbortSignal.any([ports.signal, stopAsks.signal])
+      : stopAsks.signal;
+    const checksSignal = ports.signal
+      ? AbortSignal.any([ports.signal, stopChecks.signal])
+      : stopChecks.signal;
+    const answersP = mapLimit(input.plan.file_changes, input.concurrency ?? 3, async (change) => {
+      const content = await workspace.readFile(change.path);
+      originals.set(change.path, content);
+      return ask('code-agent', codeAgentData(base, change, content), asksSignal);
+    });
+    const checksP = prepare(checksSignal);
+    const [answers, checks] = await Promise.allSettled([
+      answersP.catch((err: unknown) => {
+        stopChecks.abort();
+        throw err;
+      }),
+      checksP.catch((err: unknown) => {
+        stopAsks.abort();
+        throw err;
+      }),
+    ]);
+    // Setup's failure is the root cause even when it cut the model's answers short.
+    if (checks.status === 'rejected') throw checks.reason;
+    if (answers.status === 'rejected') throw answers.reason;
+    setupWarnings = checks.value;
+    return answers.value;
+  };
+  /** Round n ≥ 1: the fixer's one answer to the brief of round n - 1. */
+  const repairAnswer = async (round: number, brief: FailureBrief): Promise<string[]> => {
     ports.progress?.({
       stage: 'code',
       status: 'info',
-      message: `repair ${round}/${input.config.max_repair_attempts} after ${outcome.brief.code}${outcome.brief.command ? ` in \`${outcome.brief.command}\`` : ''}`,
+      message: `repair ${round}/${input.config.max_repair_attempts} after ${brief.code}${brief.command ? ` in \`${brief.command}\`` : ''}`,
     });
     const text = await ask(
       'code-fixer',
       codeFixerData(base, {
         attempt: round,
         maxAttempts: input.config.max_repair_attempts,
-        brief: outcome.brief,
+        brief,
         changed,
         originals,
         debugNotes: notes.debug,
@@ -341,12 +345,29 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
         }
       }
     }
-    outcome = await attempt([text]);
-  }
-  const repairs = round;
+    return [text];
+  };
 
-  if ('brief' in outcome) {
-    const { brief } = outcome;
+  ports.progress?.({
+    stage: 'code',
+    status: 'start',
+    message: `writing ${input.plan.file_changes.length} planned file change(s)`,
+  });
+  const outcome = await repairLoop(
+    {
+      maxRepairs: input.config.max_repair_attempts,
+      ...(ports.signal ? { signal: ports.signal } : {}),
+    },
+    {
+      ask: ({ round, previous }) =>
+        previous === undefined ? firstAnswers() : repairAnswer(round, previous),
+      check: attempt,
+    },
+  );
+  const { repairs } = outcome;
+
+  if (!outcome.passed) {
+    const brief = outcome.failure;
     if (rootCause) {
       // The change failed the repository's checks: that is the root cause, whatever came after.
       throw new AutofixError('VALIDATION_FAILED', renderRootCause(rootCause, after, repairs), {
@@ -368,10 +389,10 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   });
   const finalBaseline = baseline as Baseline | null;
   const failingOnBase = baselineFailing(finalBaseline).map((c) => c.command);
-  const warnings = [...new Set([...setupWarnings, ...outcome.run.warnings])];
-  warnings.push(...outcome.run.tolerated.map((t) => t.note));
+  const warnings = [...new Set([...setupWarnings, ...outcome.value.warnings])];
+  warnings.push(...outcome.value.tolerated.map((t) => t.note));
   // Every validate command that ran failed, each excused by the baseline: nothing verified it.
-  const validated = outcome.run.results.filter((r) =>
+  const validated = outcome.value.results.filter((r) =>
     finalBaseline?.commands.some((c) => c.command === r.command),
   );
   if (validated.length > 0 && validated.every((r) => r.exit_code !== 0 || r.timed_out)) {
@@ -381,7 +402,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   }
   return {
     changes: changes.filter((c) => !(c.operation === 'deleted' && created.has(c.path))),
-    validation: outcome.run.results,
+    validation: outcome.value.results,
     warnings,
     notes,
     amendments,
@@ -389,7 +410,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     baseline: finalBaseline
       ? { commit: finalBaseline.commit, cached: baselineCached, failing: failingOnBase }
       : null,
-    preexisting: outcome.run.tolerated.map((t) => t.result.command),
+    preexisting: outcome.value.tolerated.map((t) => t.result.command),
   };
 }
 
