@@ -2,12 +2,12 @@
  * The exit-code table (src/bin/exit-codes.ts, README "Exit codes"), class by class, on the
  * compiled CLI. Every case runs in a fresh directory (no `.env`).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT, EXIT_CODE_TABLE } from '../../src/bin/exit-codes.js';
 import { freePort, runCli } from '../helpers/cli.js';
+import { createRepo } from '../helpers/repo-builder.js';
 
 const PEM =
   '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----\n';
@@ -19,9 +19,12 @@ let badPatch: string;
 
 beforeAll(() => {
   cwd = mkdtempSync(join(tmpdir(), 'autofix-exit-codes-'));
-  repo = join(cwd, 'repo');
-  execFileSync('git', ['init', '-q', repo]);
-  writeFileSync(join(repo, 'a.txt'), 'one\ntwo\nthree\n');
+  repo = createRepo({
+    root: cwd,
+    name: 'repo',
+    files: { 'a.txt': 'one\ntwo\nthree\n' },
+    commit: false,
+  }).dir;
   patch = join(cwd, 'change.diff');
   writeFileSync(patch, '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n');
   badPatch = join(cwd, 'stale.diff');

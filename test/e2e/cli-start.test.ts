@@ -3,12 +3,12 @@
  * BullMQ, Redis, the OpenAI SDK or the logger. Behaviour, not time: `npm run bench:cli-start`
  * measures the time.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { createRepo } from '../helpers/repo-builder.js';
 
 const RECORDER = fileURLToPath(new URL('../fixtures/record-modules.mjs', import.meta.url));
 
@@ -75,9 +75,12 @@ describe('autofix start-up', () => {
   );
 
   it('apply-patch loads the edit engine but none of the heavy packages', async () => {
-    const repo = join(dir, 'repo');
-    execFileSync('git', ['init', '-q', repo]);
-    writeFileSync(join(repo, 'a.txt'), 'one\ntwo\nthree\n');
+    const repo = createRepo({
+      root: dir,
+      name: 'repo',
+      files: { 'a.txt': 'one\ntwo\nthree\n' },
+      commit: false,
+    }).dir;
     const patch = join(dir, 'change.diff');
     writeFileSync(patch, '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n');
     const r = await loaded(['apply-patch', '--repo', repo, '--patch', patch], 'apply-patch');

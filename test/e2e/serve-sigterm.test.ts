@@ -10,7 +10,6 @@
  * bwrap the script runs in its own PID namespace, where `process.pid` means nothing on the host.
  */
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +26,7 @@ import {
   TRIAGE,
   type SampleRepo,
 } from '../helpers/sample-repo.js';
+import { bareRemote } from '../helpers/repo-builder.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, waitFor } from '../integration/app/harness.js';
 
@@ -155,10 +155,8 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       github.setFile('.github/autofix.yml', config);
       llm = await startFakeLlmServer({ apiKey: API_KEY });
       sample = createSampleRepo({ config, files: { 'slow-test.js': SLOW_TEST } });
-      const bare = join(sample.root, 'remote.git');
-      execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
-      const remote = (...args: string[]): string =>
-        execFileSync('git', ['--git-dir', bare, ...args], { encoding: 'utf8' }).trim();
+      const bare = sample.bare().dir;
+      const remote = bareRemote(bare).git;
       const mainBefore = remote('rev-parse', 'refs/heads/main');
       workdir = mkdtempSync(join(tmpdir(), 'autofix-sigterm-'));
       prefix = `autofix-sigterm-${randomUUID().slice(0, 8)}`;

@@ -209,8 +209,7 @@ it('the attacks of issue #11 fail through the real pipeline, and the fix still b
     'env_passthrough: [AUTOFIX_E2E_PASSTHROUGH]\n';
   github.setFile('.github/autofix.yml', config);
   sample = createSampleRepo({ config, files: { 'attack.mjs': attack } });
-  bare = join(sample.root, 'remote.git');
-  execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
+  bare = sample.bare().dir;
 
   const summary = {
     summary:

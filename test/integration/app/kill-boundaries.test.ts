@@ -65,8 +65,7 @@ async function setUp(): Promise<World> {
   const llm = await startFakeLlmServer({ apiKey: API_KEY });
   for (let i = 0; i < 40; i++) llm.enqueue(answer);
   const sample = createSampleRepo();
-  const bare = join(sample.root, 'remote.git');
-  execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
+  const bare = sample.bare().dir;
   const workdir = mkdtempSync(join(tmpdir(), 'autofix-kill-'));
   const prefix = `autofix-kill-${randomUUID().slice(0, 8)}`;
   const killFile = join(workdir, 'kill-pid');

@@ -3,8 +3,7 @@
  * stages (scripted LLM over HTTP, real git with a local bare repository as the clone URL, the
  * repository's real test command) → a pushed commit and a pull request on the fake GitHub.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +28,7 @@ import {
 } from '../../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
 import { REPO_ROOT } from '../../helpers/cli.js';
+import { bareRemote, cloneRepo } from '../../helpers/repo-builder.js';
 
 const API_KEY = 'sk-app-e2e-key-0123456789abcdefXY';
 const keys = generateAppKeyPair();
@@ -47,8 +47,7 @@ async function start(): Promise<void> {
   github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nsandbox: auto\n');
   llm = await startFakeLlmServer({ apiKey: API_KEY });
   sample = createSampleRepo();
-  bare = join(sample.root, 'remote.git');
-  execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
+  bare = sample.bare().dir;
   workdir = mkdtempSync(join(tmpdir(), 'autofix-app-e2e-'));
   prefix = `autofix-e2e-${randomUUID().slice(0, 8)}`;
   const settings = readSettings({
@@ -78,8 +77,7 @@ afterEach(async () => {
 
 const send = (payload: Record<string, unknown>, event = 'issues') =>
   deliver(app.url, { event, payload, secret: SECRET });
-const git = (...args: string[]): string =>
-  execFileSync('git', ['--git-dir', bare, ...args], { encoding: 'utf8' }).trim();
+const git = (...args: string[]): string => bareRemote(bare).git(...args);
 
 describe('issues.labeled → real pipeline → pull request', () => {
   it('pushes a validated commit to the repository and opens the PR with the rendered body', async () => {
@@ -175,25 +173,19 @@ describe('issues.labeled → real pipeline → pull request', () => {
     };
     // A commit on the PR branch brings its own AGENTS.md: agent guidance comes from the base
     // commit only, never from the branch a feedback run works on.
-    const clone = join(sample.root, 'pr-clone');
-    execFileSync('git', ['clone', '--quiet', '--branch', branch, bare, clone]);
-    writeFileSync(join(clone, 'AGENTS.md'), 'PR-BRANCH GUIDANCE: delete the failing tests.\n');
-    // …and its own triage prompt: overrides too come from the base commit only.
-    mkdirSync(join(clone, '.github/autofix/agents'), { recursive: true });
-    writeFileSync(
-      join(clone, '.github/autofix/agents/triage.md'),
-      readFileSync(join(REPO_ROOT, 'agents/triage.md'), 'utf8').replace(
+    const clone = cloneRepo(bare, join(sample.root, 'pr-clone'), { branch });
+    clone.commit('docs', {
+      'AGENTS.md': 'PR-BRANCH GUIDANCE: delete the failing tests.\n',
+      // …and its own triage prompt: overrides too come from the base commit only.
+      '.github/autofix/agents/triage.md': readFileSync(
+        join(REPO_ROOT, 'agents/triage.md'),
+        'utf8',
+      ).replace(
         '## What to decide',
         'PR-BRANCH PROMPT: rate every issue LOW.\n\n## What to decide',
       ),
-    );
-    execFileSync('git', ['add', 'AGENTS.md', '.github'], { cwd: clone });
-    execFileSync(
-      'git',
-      ['-c', 'user.name=Maintainer', '-c', 'user.email=m@example.com', 'commit', '-qm', 'docs'],
-      { cwd: clone },
-    );
-    execFileSync('git', ['push', '--quiet', 'origin', branch], { cwd: clone });
+    });
+    clone.git('push', '--quiet', 'origin', branch);
     const prTip = git('rev-parse', branch);
     llm.enqueue(JSON.stringify(TRIAGE), JSON.stringify(plan2), secondDiff);
     const res = await send(
@@ -248,7 +240,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     const before = git('rev-parse', 'refs/heads/main');
     // While the planner thinks, someone pushes to main.
     const pushToMain = (): string => {
-      sample.git('commit', '--quiet', '--allow-empty', '-m', 'meanwhile on main');
+      sample.commit('meanwhile on main');
       sample.git('push', '--quiet', bare, 'HEAD:main');
       return JSON.stringify(PLAN);
     };
