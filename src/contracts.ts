@@ -81,3 +81,72 @@ export interface Commit {
   branch: string;
   timestamp: string;
 }
+
+/** What the code stage learned, bounded for the job payload (no file contents, output tails only). */
+export interface CodeSummary {
+  changes: { path: string; operation: 'created' | 'modified' | 'deleted' }[];
+  validation: CommandResult[];
+  warnings: string[];
+  notes: { user: string[]; debug: string[] };
+  amendments: { path: string; why: string }[];
+  /** Repair rounds used (0 = the first answer passed). */
+  repairs: number;
+  /** The base commit's validation: whether it came from the cache, and what already failed. */
+  baseline: { commit: string; cached: boolean; failing: string[] } | null;
+  /** Commands whose failure after the change already existed on the base commit. */
+  preexisting: string[];
+}
+
+/**
+ * The validated commit, kept on the run's private ref (`refs/autofix/runs/<run id>`) until the
+ * publish step moves it to the branch: no branch, PR or CI sees it before every stage said yes.
+ */
+export interface KeptCommit {
+  ref: string;
+  sha: string;
+}
+
+/** The code stage's output: what the later stages and the publish step need. */
+export interface CodeOutput {
+  commit: Commit;
+  code: CodeSummary;
+  branch: {
+    name: string;
+    /** Where the remote branch was before this run (null: it did not exist). */
+    remoteShaBefore: string | null;
+    kept: KeptCommit;
+  };
+}
+
+/** The last stage's output: the PR text, and the PR once published (absent for a local run). */
+export interface PullRequestOutput {
+  title: string;
+  body: string;
+  /** The branch the commit was published to. */
+  branch: string;
+  pr?: { number: number; url: string; draft: boolean };
+}
+
+/** Each stage's output, by stage: the compiler checks every stage against this one map. */
+export interface StageOutputMap {
+  triage: TriageResult;
+  plan: FixPlan;
+  code: CodeOutput;
+  pr: PullRequestOutput;
+}
+
+export type StageOutputs = { [S in StageName]?: StageOutputMap[S] };
+
+/** Facts the first stage fixes for the rest of the run. */
+export interface RunPins {
+  /**
+   * The base branch commit triage worked from. Later stages work from it too, so the plan and the
+   * code see the code triage saw, and a worker that already has it skips a fetch.
+   */
+  baseCommit?: string;
+  /**
+   * The repository's guidance for agents (AGENTS.md, CLAUDE.md, copilot instructions) as triage
+   * read it at the base commit: every later stage shows the same, never a PR branch's.
+   */
+  guidance?: string;
+}

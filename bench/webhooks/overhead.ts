@@ -19,8 +19,8 @@ import { Queue, type Job } from 'bullmq';
 import { createRedactor } from '../../src/artifacts/redact.js';
 import { readSettings } from '../../src/config/env.js';
 import { createLogger } from '../../src/logger.js';
-import { createRunFailedHook, createStageProcessors } from '../../src/pipeline/app-stages.js';
-import type { CodeOutput } from '../../src/pipeline/app/code-output.js';
+import { createRunFailedHook } from '../../src/worker/run-failed-hook.js';
+import { createStageProcessors } from '../../src/worker/stage-processors.js';
 import { createMetrics } from '../../src/queue/metrics.js';
 import { STAGES, type RunJobData, type StageName } from '../../src/queue/types.js';
 import { startAutofix } from '../../src/server/start-autofix.js';
@@ -163,8 +163,10 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
         0,
       );
       const jobs = await runJobs(queues, issue);
-      const code = jobs.pr.data.outputs.code as CodeOutput;
-      const validationMs = code.code.validation.reduce((sum, v) => sum + v.duration_ms, 0);
+      const validationMs = (jobs.pr.data.outputs.code?.code.validation ?? []).reduce(
+        (sum, v) => sum + v.duration_ms,
+        0,
+      );
       const totalMs = pr.at - sent;
       samples.push({
         totalMs,

@@ -1,7 +1,8 @@
 /**
  * Undoes a job (DESIGN.md §5.5, seed 002 §2.3): `git reset --hard <baseline>` and `git clean -fd`
  * in the worktree, the local branch deleted, and the remote branch put back to where it was
- * before this job pushed (deleted if this job created it). The mirror's fetched refs and objects
+ * before this job pushed (deleted if this job created it), and the run's private ref (the kept,
+ * unpublished commit) deleted. The mirror's fetched refs and objects
  * are not touched.
  *
  * Idempotent and crash-safe: every step checks the current state first, so a second call, or a
@@ -85,6 +86,39 @@ async function rollbackRemote(ws: Workspace, token: string | undefined, report: 
   }
 }
 
+/** Deletes the run's private ref (git/keep-commit.ts) if it still holds this run's commit. */
+async function rollbackKept(ws: Workspace, token: string | undefined, report: RollbackReport) {
+  const kept = ws.branch?.kept;
+  if (!kept) return;
+  const current = await remoteSha(ws, kept.ref, token);
+  if (current === null) {
+    ws.branch!.kept = null;
+    return;
+  }
+  if (current !== kept.sha) {
+    report.problems.push(`${kept.ref} is at ${current}, not at ${kept.sha}; left alone`);
+    return;
+  }
+  const push = await runGit(
+    [
+      'push',
+      '--porcelain',
+      '--no-verify',
+      RECEIVE_PACK,
+      `--force-with-lease=${kept.ref}:${kept.sha}`,
+      ws.remoteUrl,
+      `:${kept.ref}`,
+    ],
+    { cwd: ws.mirrorDir, token, okCodes: [1, 128] },
+  );
+  if (push.code === 0) {
+    report.done.push(`deleted ${kept.ref}`);
+    ws.branch!.kept = null;
+  } else {
+    report.problems.push(`could not delete ${kept.ref}: ${push.stderr.trim()}`);
+  }
+}
+
 export async function rollbackWorkspace(
   ws: Workspace,
   options: RollbackOptions = {},
@@ -130,6 +164,9 @@ export async function rollbackWorkspace(
   }
   await rollbackRemote(ws, options.token, report).catch((err: Error) =>
     report.problems.push(`remote rollback: ${err.message}`),
+  );
+  await rollbackKept(ws, options.token, report).catch((err: Error) =>
+    report.problems.push(`private ref rollback: ${err.message}`),
   );
   return report;
 }

@@ -59,6 +59,8 @@ export interface BranchState {
   remoteShaBefore: string | null;
   /** The last sha this job pushed; null when nothing (or everything was rolled back). */
   pushedSha: string | null;
+  /** The commit this run keeps on its private ref until it is published (git/keep-commit.ts). */
+  kept?: { ref: string; sha: string } | null;
 }
 
 export interface Workspace {

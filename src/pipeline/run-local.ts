@@ -24,8 +24,16 @@ import { runGit } from '../git/run-git.js';
 import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
 import type { Logger } from '../logger.js';
+import type {
+  CodeSummary,
+  Commit,
+  FixPlan,
+  StageOutputs,
+  StepName,
+  TriageResult,
+} from '../contracts.js';
 import type { ProgressEvent } from './ports.js';
-import { runIssue, RunFailure, type RunIssueResult } from './run-issue.js';
+import { RunFailure, runStages } from './run-stages.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import { validationLogWriter } from './validation-log.js';
 
@@ -47,6 +55,17 @@ export interface LocalRunOptions {
   sandbox?: SandboxMode;
   /** Start over from the base, replacing the branch an earlier run left for this issue. */
   fresh?: boolean;
+}
+
+/** What a local run produced, stage by stage (absent: the run ended before it). */
+export interface RunIssueResult {
+  triage?: TriageResult;
+  plan?: FixPlan;
+  code?: CodeSummary;
+  commit?: Commit;
+  pr?: { title: string; body: string };
+  /** Where the run ended. */
+  stage: StepName;
 }
 
 export interface LocalRunReport {
@@ -230,10 +249,17 @@ export async function runLocal(
     ...(previousArtifacts ? { previousArtifactsDir: previousArtifacts } : {}),
   };
   try {
-    const result = await runIssue(
+    const run = await runStages(
       {
-        issue,
-        config,
+        facts: {
+          runId,
+          issue,
+          config,
+          baseBranch: pre.branch,
+          ...(replaceBranch ? { replaceBranch } : {}),
+          existingBranch: replaceBranch ? 'replace' : 'refuse',
+          startOverHint: 'Run again with --fresh to start over from the base and replace it.',
+        },
         // Recycles worktrees like the app (a warm run skips the full checkout).
         workspace: localWorkspaceOptions({
           workdir: settings.workdir,
@@ -243,17 +269,12 @@ export async function runLocal(
           jobId: runId,
           logger: deps.log,
         }),
-        model,
-        push: true,
-        redact,
-        runId,
-        onValidation,
-        sandbox,
-        ...(options.dryRun ? { dryRun: true } : {}),
-        ...(replaceBranch ? { replaceBranch } : {}),
+        env: { model, redact, onValidation, sandbox },
+        ...(options.dryRun ? { until: 'plan' as const } : {}),
       },
       { llm, log: deps.log, progress, ...(deps.signal ? { signal: deps.signal } : {}) },
     );
+    const result = resultOf(run.outputs, run.stage);
     for (const note of result.code?.notes.user ?? []) runLog.userOutput(note);
     report.result = result;
     report.outcome = options.dryRun ? 'dry-run' : 'success';
@@ -269,7 +290,7 @@ export async function runLocal(
     const failure = err instanceof RunFailure ? err : new RunFailure('triage', err, {});
     const shape = toErrorShape(failure.error);
     report.failure = { stage: failure.stage, code: shape.code, message: redact(shape.message) };
-    report.result = failure.partial as RunIssueResult;
+    report.result = resultOf(failure.outputs, failure.stage);
   } finally {
     const totals = llm.usage.totals();
     runLog.json('summary.json', {
@@ -309,6 +330,16 @@ export async function runLocal(
     });
   }
   return report;
+}
+
+function resultOf(outputs: StageOutputs, stage: StepName): RunIssueResult {
+  return {
+    stage,
+    ...(outputs.triage ? { triage: outputs.triage } : {}),
+    ...(outputs.plan ? { plan: outputs.plan } : {}),
+    ...(outputs.code ? { code: outputs.code.code, commit: outputs.code.commit } : {}),
+    ...(outputs.pr ? { pr: { title: outputs.pr.title, body: outputs.pr.body } } : {}),
+  };
 }
 
 /** For tests and `--issue-file`. */

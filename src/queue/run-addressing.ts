@@ -35,8 +35,8 @@ export function feedbackOf(data: Pick<RunJobData, 'trigger'>): FeedbackTrigger |
 }
 
 /** The issue or PR where the run talks: the PR for feedback runs, else the issue. */
-export function conversationOf(data: Pick<RunJobData, 'trigger' | 'issue'>): number {
-  return feedbackOf(data)?.prNumber ?? data.issue.number;
+export function conversationOf(data: Pick<RunJobData, 'facts'>): number {
+  return data.facts.conversation;
 }
 
 /** 👀/🚀/😕 go on the comment that triggered the run, or on the issue for a label. */

@@ -14,13 +14,19 @@
  * queue layer comments on the issue, labels it `automation-failed` and reacts 😕.
  */
 import type { RepoConfig } from '../config/repo-config.js';
-import type { StageName } from '../contracts.js';
+import type { RunPins, StageName, StageOutputMap, StageOutputs } from '../contracts.js';
 import type { ErrorShape } from '../errors.js';
 import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import type { ReviewNote } from '../github/review-notes.js';
 
-export { STAGES, type StageName } from '../contracts.js';
+export {
+  STAGES,
+  type RunPins,
+  type StageName,
+  type StageOutputMap,
+  type StageOutputs,
+} from '../contracts.js';
 
 /** What started the run. Text fields are sanitized (DESIGN.md §5.3) before they get here. */
 export type RunTrigger =
@@ -64,18 +70,17 @@ export interface RunIssue {
   body: string;
 }
 
-/**
- * Output slot per stage. `unknown` until the pipeline is wired: replace with the real types
- * (TriageResult, FixPlan, the code stage's commit result, the PR number/url) in this one place.
- */
-export interface StageOutputMap {
-  triage: unknown;
-  plan: unknown;
-  code: unknown;
-  pr: unknown;
+/** Facts resolved once at intake (webhooks/build-run-job.ts); every stage reads them from here. */
+export interface RunFactsData {
+  /** Where the run talks: the PR for a feedback run, else the issue. */
+  conversation: number;
+  /** A feedback run: a new commit on the bot's open PR and its branch. */
+  feedback?: { prNumber: number; branch: string };
+  /** `/autofix fresh` with an open PR: the earlier run's branch this run replaces. */
+  replaceBranch?: string;
+  /** What to do with a bot branch an earlier run left for the issue (git/branch.ts). */
+  existingBranch: 'extend' | 'replace' | 'replace-bot-only';
 }
-
-export type StageOutputs = { [S in StageName]?: StageOutputMap[S] };
 
 export interface RunJobData {
   /** Deterministic from repository, issue and trigger key: a redelivery maps to the same run. */
@@ -92,6 +97,7 @@ export interface RunJobData {
    */
   issue: RunIssue;
   trigger: RunTrigger;
+  facts: RunFactsData;
   /** Login of the person who triggered the run (asked to review the PR). */
   sender: string;
   /** `.github/autofix.yml` from the default branch, validated when the trigger arrived. */
@@ -111,19 +117,6 @@ export interface RunJobData {
   checkpoint?: { stage: StageName; value: unknown };
   /** Epoch ms when the webhook was accepted (overhead metrics). */
   acceptedAt: number;
-}
-
-export interface RunPins {
-  /**
-   * The base branch commit triage worked from. Later stages work from it too, so the plan and the
-   * code see the code triage saw, and a worker that already has it skips a fetch.
-   */
-  baseCommit?: string;
-  /**
-   * The repository's guidance for agents (AGENTS.md, CLAUDE.md, copilot instructions) as triage
-   * read it at the base commit: every later stage shows the same, never a PR branch's.
-   */
-  guidance?: string;
 }
 
 /** Updates the run's status comment. Best effort: a failed edit is logged, never thrown. */

@@ -5,7 +5,7 @@
 import { runIdFor } from '../artifacts/run-id.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
-import { STAGES, type RunJobData, type RunTrigger } from '../queue/types.js';
+import { STAGES, type RunFactsData, type RunJobData, type RunTrigger } from '../queue/types.js';
 
 export interface PayloadRepository {
   name: string;
@@ -26,6 +26,25 @@ export interface BuildRunJobInput {
   sender: string;
   config: RepoConfig;
   now?: number;
+}
+
+/** The run's facts, decided here once from the trigger. */
+export function runFactsOf(issueNumber: number, trigger: RunTrigger): RunFactsData {
+  if (trigger.kind === 'pr-feedback') {
+    return {
+      conversation: trigger.prNumber,
+      feedback: { prNumber: trigger.prNumber, branch: trigger.branch },
+      existingBranch: 'extend',
+    };
+  }
+  const fresh = trigger.kind === 'issue-comment' && trigger.fresh === true;
+  const replaceBranch = trigger.kind === 'issue-comment' ? trigger.replaceBranch : undefined;
+  return {
+    conversation: issueNumber,
+    ...(replaceBranch ? { replaceBranch } : {}),
+    // A maintainer's commits on an earlier run's branch are never thrown away without being asked.
+    existingBranch: fresh ? 'replace' : 'replace-bot-only',
+  };
 }
 
 export function buildRunJob(input: BuildRunJobInput): RunJobData {
@@ -52,6 +71,7 @@ export function buildRunJob(input: BuildRunJobInput): RunJobData {
       body: sanitizeUntrustedText(issue.body ?? ''),
     },
     trigger: input.trigger,
+    facts: runFactsOf(issue.number, input.trigger),
     sender: input.sender,
     config: input.config,
     status: { stages: Object.fromEntries(STAGES.map((s) => [s, { state: 'pending' as const }])) },

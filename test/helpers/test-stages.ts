@@ -9,10 +9,16 @@ import type {
   StageContext,
   StageName,
   StageOutcome,
+  StageOutputMap,
   StageProcessors,
 } from '../../src/queue/types.js';
 
-export type StageFn = (job: RunJobData, ctx: StageContext) => Promise<StageOutcome>;
+export type StageFn<S extends StageName = StageName> = (
+  job: RunJobData,
+  ctx: StageContext,
+) => Promise<StageOutcome<StageOutputMap[S]>>;
+
+export type StageFns = { [S in StageName]: StageFn<S> };
 
 export interface StageCall {
   stage: StageName;
@@ -29,7 +35,7 @@ export interface TestStages {
 export const testBranch = (job: RunJobData): string =>
   `${job.config.branch_prefix}fix/${job.issue.number}-test`;
 
-const defaults: Record<StageName, StageFn> = {
+const defaults: StageFns = {
   triage: () =>
     Promise.resolve({
       kind: 'continue',
@@ -44,13 +50,46 @@ const defaults: Record<StageName, StageFn> = {
   plan: (job) =>
     Promise.resolve({
       kind: 'continue',
-      output: { branch_name: testBranch(job), plan_steps: [{ id: '1', description: 'Fix it' }] },
+      output: {
+        branch_name: testBranch(job),
+        commit_type: 'fix',
+        scope: 'readme',
+        plan_steps: [{ id: '1', description: 'Fix it' }],
+        file_changes: [{ path: 'README.md', operation: 'MODIFY' }],
+        validation_commands: [],
+      },
       status: { planSteps: ['Fix the typo in README.md'] },
     }),
   code: (job) =>
     Promise.resolve({
       kind: 'continue',
-      output: { branch: testBranch(job), sha: '0'.repeat(40) },
+      output: {
+        commit: {
+          issue_number: job.issue.number,
+          message: 'fix(readme): correct the typo',
+          diff: '',
+          files_changed: ['README.md'],
+          validation_results: [],
+          sha: '0'.repeat(40),
+          branch: testBranch(job),
+          timestamp: '2026-01-01T00:00:00Z',
+        },
+        code: {
+          changes: [{ path: 'README.md', operation: 'modified' }],
+          validation: [],
+          warnings: [],
+          notes: { user: [], debug: [] },
+          amendments: [],
+          repairs: 0,
+          baseline: null,
+          preexisting: [],
+        },
+        branch: {
+          name: testBranch(job),
+          remoteShaBefore: null,
+          kept: { ref: `refs/autofix/runs/${job.runId}`, sha: '0'.repeat(40) },
+        },
+      },
       status: {
         files: [{ path: 'README.md', operation: 'modified' }],
         validation: [{ command: 'npm test', exitCode: 0, durationMs: 1200 }],
@@ -74,19 +113,25 @@ const defaults: Record<StageName, StageFn> = {
     );
     return {
       kind: 'continue',
-      output: pr,
+      output: {
+        title: `fix(readme): correct the typo reported in #${job.issue.number}`,
+        body: `Fixes #${job.issue.number}`,
+        branch: testBranch(job),
+        pr: { number: pr.number, url: pr.url, draft: pr.draft },
+      },
       status: { pr: { number: pr.number, url: pr.url, draft: pr.draft } },
     };
   },
 };
 
-export function createTestStages(overrides: Partial<Record<StageName, StageFn>> = {}): TestStages {
+export function createTestStages(overrides: Partial<StageFns> = {}): TestStages {
   const calls: StageCall[] = [];
   const wrap =
-    (stage: StageName): StageFn =>
+    <S extends StageName>(stage: S): StageFn<S> =>
     (job, ctx) => {
       calls.push({ stage, runId: job.runId, attempt: ctx.attempt, job });
-      return (overrides[stage] ?? defaults[stage])(job, ctx);
+      const fn: StageFn<S> = overrides[stage] ?? defaults[stage];
+      return fn(job, ctx);
     };
   return {
     processors: { triage: wrap('triage'), plan: wrap('plan'), code: wrap('code'), pr: wrap('pr') },

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { Queue, type Job } from 'bullmq';
 import { createRedactor, type Redactor } from '../../../src/artifacts/redact.js';
 import type { Settings } from '../../../src/config/env.js';
-import { createRunFailedHook, createStageProcessors } from '../../../src/pipeline/app-stages.js';
+import { createRunFailedHook } from '../../../src/worker/run-failed-hook.js';
+import { createStageProcessors } from '../../../src/worker/stage-processors.js';
+import type { StageTable } from '../../../src/pipeline/stages/stage-table.js';
 import { createLogger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
 import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
@@ -17,7 +19,7 @@ import { startAutofix, type AutofixServer } from '../../../src/server/start-auto
 import type { WorkerSettings } from '../../../src/server/worker-runtime.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { testOctokit } from '../../helpers/github-client.js';
-import { createTestStages, type StageFn, type TestStages } from '../../helpers/test-stages.js';
+import { createTestStages, type StageFns, type TestStages } from '../../helpers/test-stages.js';
 import { deliver, generateAppKeyPair, type Delivery } from '../../helpers/webhooks.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -28,7 +30,7 @@ let keys: ReturnType<typeof generateAppKeyPair> | undefined;
 
 export interface HarnessOptions {
   workers?: boolean;
-  overrides?: Partial<Record<StageName, StageFn>>;
+  overrides?: Partial<StageFns>;
   retry?: RetryPolicy;
   admissionRetry?: RetryPolicy;
   onRunFailed?: RunFailedHook;
@@ -167,6 +169,8 @@ export async function startPipelineApp(options: {
   prefix: string;
   redact?: Redactor;
   retry?: RetryPolicy;
+  /** The stage table the workers run (default: the product's `PIPELINE`). */
+  table?: StageTable;
 }): Promise<AutofixServer> {
   const redact = options.redact ?? createRedactor(options.settings.secrets);
   const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
@@ -189,7 +193,10 @@ export async function startPipelineApp(options: {
     metrics,
     ...(options.retry ? { retry: options.retry } : {}),
     reconcileIntervalMs: 0,
-    workers: { processors: createStageProcessors(deps), onRunFailed: createRunFailedHook(deps) },
+    workers: {
+      processors: createStageProcessors(deps, options.table),
+      onRunFailed: createRunFailedHook(deps),
+    },
   });
 }
 

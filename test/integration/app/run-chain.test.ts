@@ -24,7 +24,7 @@ describe('a run from webhook to pull request', () => {
     expect(JSON.stringify(h.stages.calls.map((c) => c.job))).not.toMatch(/ghs_/);
     expect(h.stages.calls[3]!.job.outputs).toMatchObject({
       triage: { risk: 'LOW' },
-      code: { branch: 'autofix/fix/7-test' },
+      code: { branch: { name: 'autofix/fix/7-test' } },
     });
 
     // One status comment. The run was over within a second: the comment was created once, at the

@@ -85,7 +85,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     expect(report.result!.code!.validation.map((v) => [v.command, v.exit_code])).toEqual([
       ['node test.js', 0],
     ]);
-    expect(report.result!.plan.validation_commands).toEqual(['node test.js']);
+    expect(report.result!.plan!.validation_commands).toEqual(['node test.js']);
     // Artifacts, seed-001 naming, PR body.
     const files = readdirSync(report.artifactsDir).sort();
     expect(files).toEqual(

@@ -9,6 +9,7 @@ import {
   nextStage,
   reactionTargetOf,
 } from '../../../src/queue/run-addressing.js';
+import { runFactsOf } from '../../../src/webhooks/build-run-job.js';
 
 describe('worker options', () => {
   it('parses per-stage concurrency', () => {
@@ -33,13 +34,24 @@ describe('worker options', () => {
 });
 
 describe('run addressing', () => {
+  const labelTrigger = { kind: 'label' as const, label: 'autofix' };
+  const feedbackTrigger = {
+    kind: 'pr-feedback' as const,
+    commentId: 5,
+    prNumber: 9,
+    branch: 'b',
+    feedback: '',
+  };
+  // The facts intake decides (webhooks/build-run-job.ts), read back by the addressing.
   const label = {
-    trigger: { kind: 'label' as const, label: 'autofix' },
+    trigger: labelTrigger,
     issue: { number: 7, title: '', body: '' },
+    facts: runFactsOf(7, labelTrigger),
   };
   const feedback = {
-    trigger: { kind: 'pr-feedback' as const, commentId: 5, prNumber: 9, branch: 'b', feedback: '' },
+    trigger: feedbackTrigger,
     issue: { number: 7, title: '', body: '' },
+    facts: runFactsOf(7, feedbackTrigger),
   };
 
   it('gives each stage of a run one job id without the colon BullMQ refuses', () => {

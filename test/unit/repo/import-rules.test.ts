@@ -1,7 +1,9 @@
 /**
  * The folder rules the architecture depends on, checked on the source: intake (`webhooks/`) and
- * the queue adapter (`queue/`) import nothing from `pipeline/`; the leaf folders (`text/`,
- * `edits/`, `llm/`, `git/`, `exec/`, `context/`, `artifacts/`) import no orchestration.
+ * the queue (`queue/`) import nothing from `pipeline/` or `worker/`; the pipeline (the stage
+ * table and its in-process runner) nothing from the queue, its adapter (`worker/`) or the
+ * servers; the leaf folders (`text/`, `edits/`, `llm/`, `git/`, `exec/`, `context/`,
+ * `artifacts/`) import no orchestration.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -27,8 +29,10 @@ function importedFolders(file: string): string[] {
 }
 
 const RULES: [string, string[]][] = [
-  ['webhooks', ['pipeline', 'server', 'bin']],
-  ['queue', ['pipeline', 'server', 'bin', 'webhooks']],
+  ['webhooks', ['pipeline', 'worker', 'server', 'bin']],
+  ['queue', ['pipeline', 'worker', 'server', 'bin', 'webhooks']],
+  // The stage table knows nothing of BullMQ: `worker/` adapts it to the queue.
+  ['pipeline', ['queue', 'worker', 'webhooks', 'server', 'bin']],
   ['text', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'git', 'exec', 'llm']],
   ['edits', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
   ['llm', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec']],

@@ -1,17 +1,6 @@
-import type { CommandResult, Commit } from '../../contracts.js';
-import type { CodeResult } from '../code/run-code-agent.js';
+import type { CodeOutput, CodeSummary, CommandResult, Commit } from '../../contracts.js';
 
-/** What the code stage hands to the PR stage through Redis: bounded, JSON, no tokens. */
-export interface CodeOutput {
-  commit: Commit;
-  code: Pick<
-    CodeResult,
-    'changes' | 'validation' | 'warnings' | 'notes' | 'amendments' | 'repairs'
-  >;
-  /** For rollback after a later failure: where the remote branch was before this run pushed. */
-  branch: { name: string; remoteShaBefore: string | null; pushedSha: string | null };
-}
-
+/** Bounds of what the code stage hands on through Redis (JSON, no tokens). */
 const MAX_DIFF = 200_000;
 const MAX_OUTPUT = 4_000;
 
@@ -28,7 +17,7 @@ function bounded(result: CommandResult): CommandResult {
 
 export function toCodeOutput(
   commit: Commit,
-  code: CodeResult,
+  code: CodeSummary,
   branch: CodeOutput['branch'],
 ): CodeOutput {
   return {
@@ -47,6 +36,8 @@ export function toCodeOutput(
       notes: code.notes,
       amendments: code.amendments,
       repairs: code.repairs,
+      baseline: code.baseline,
+      preexisting: code.preexisting,
     },
     branch,
   };

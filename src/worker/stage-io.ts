@@ -1,24 +1,21 @@
 /**
- * What every app stage needs around the pure stage functions: the issue as prompts see it, an
- * LLM client whose budget is what the run has left, a workspace of the repository opened with
- * a freshly minted installation token, and the repository's agent overrides read at the base.
+ * What every app stage needs around the stage functions: an LLM client whose budget is what the
+ * run has left, a workspace of the repository opened with a freshly minted installation token,
+ * and the repository's agent overrides read at the base.
  */
-import type { Redactor } from '../../artifacts/redact.js';
-import type { Settings } from '../../config/env.js';
-import type { RepoConfig } from '../../config/repo-config.js';
-import type { SandboxPolicy } from '../../exec/index.js';
-import { checkoutBranchTip } from '../../git/branch.js';
-import { closeWorkspace, openWorkspace, type Workspace } from '../../git/workspace.js';
-import { createLlmClient, type LlmClient } from '../../llm/create-llm-client.js';
-import type { OverrideReader } from '../../llm/load-agent.js';
-import { createUsageTracker } from '../../llm/usage-tracker.js';
-import type { Logger } from '../../logger.js';
-import { feedbackOf } from '../../queue/run-addressing.js';
-import { snapshotOverrides } from '../snapshot-overrides.js';
-import type { AppMetrics } from '../../queue/metrics.js';
-import type { RunJobData, StageContext, StageName } from '../../queue/types.js';
-import type { IssueInput, PipelinePorts } from '../ports.js';
-import { renderFeedbackInstructions } from '../../github/review-notes.js';
+import type { Redactor } from '../artifacts/redact.js';
+import type { Settings } from '../config/env.js';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { SandboxPolicy } from '../exec/index.js';
+import { checkoutBranchTip } from '../git/branch.js';
+import { closeWorkspace, openWorkspace, type Workspace } from '../git/workspace.js';
+import { createLlmClient, type LlmClient } from '../llm/create-llm-client.js';
+import type { OverrideReader } from '../llm/load-agent.js';
+import { createUsageTracker } from '../llm/usage-tracker.js';
+import type { Logger } from '../logger.js';
+import { snapshotOverrides } from '../pipeline/snapshot-overrides.js';
+import type { AppMetrics } from '../queue/metrics.js';
+import type { RunJobData, StageContext, StageName } from '../queue/types.js';
 
 export interface AppStageDeps {
   settings: Settings;
@@ -33,24 +30,6 @@ export interface AppStageDeps {
    * Default 2, the default code-stage concurrency; 0 removes every worktree when its job ends.
    */
   recycleWorktrees?: number;
-}
-
-export function issueInput(job: RunJobData): IssueInput {
-  const t = job.trigger;
-  const feedback = feedbackOf(job);
-  const instructions = feedback
-    ? renderFeedbackInstructions(feedback.feedback, feedback.review ?? [])
-    : t.kind === 'issue-comment'
-      ? t.instructions
-      : '';
-  return {
-    repository: job.repository.fullName,
-    number: job.issue.number,
-    title: job.issue.title,
-    body: job.issue.body,
-    ...(instructions ? { instructions } : {}),
-    ...(job.pins?.guidance ? { guidance: job.pins.guidance } : {}),
-  };
 }
 
 export function modelFor(job: RunJobData, settings: Settings, stage: StageName): string {
@@ -93,12 +72,14 @@ export function usageAfter(
   };
 }
 
-export function stagePorts(
-  ctx: StageContext,
-  llm: LlmClient,
-  readOverride: OverrideReader,
-): PipelinePorts {
-  return { llm, log: ctx.log, signal: ctx.signal, readOverride };
+/**
+ * The code stage fetches to see the bot branch as it is now; triage and plan of a feedback run
+ * read the PR branch, so they fetch too. The plan and the publish step work from the pinned base
+ * (and the kept commit) that this worker usually has already.
+ */
+function fetchPolicy(job: RunJobData, stage: StageName): 'always' | 'if-missing' {
+  if (stage === 'pr') return 'if-missing';
+  return stage === 'plan' && !job.facts.feedback ? 'if-missing' : 'always';
 }
 
 export async function withStageWorkspace<T>(
@@ -106,7 +87,7 @@ export async function withStageWorkspace<T>(
   ctx: StageContext,
   deps: AppStageDeps,
   config: RepoConfig,
-  fn: (ws: Workspace, token: string, readOverride: OverrideReader) => Promise<T>,
+  fn: (ws: Workspace, io: { token: string; readOverride: OverrideReader }) => Promise<T>,
 ): Promise<T> {
   const token = await ctx.getInstallationToken();
   deps.redact.add(token);
@@ -122,7 +103,7 @@ export async function withStageWorkspace<T>(
     // The code stage fetches to see the bot branch as it is now; triage and plan of a feedback run
     // read the PR branch, so they fetch too.
     ...(job.pins?.baseCommit ? { pinnedBase: job.pins.baseCommit } : {}),
-    fetch: ctx.stage === 'plan' && !feedbackOf(job) ? 'if-missing' : 'always',
+    fetch: fetchPolicy(job, ctx.stage),
     logger: ctx.log,
   });
   try {
@@ -131,9 +112,10 @@ export async function withStageWorkspace<T>(
     // The repository's prompt overrides, read at the base commit before any branch is checked
     // out: a PR branch's `.github/autofix/agents/` never steers the run.
     const readOverride = await snapshotOverrides(ws.worktree);
-    const feedback = feedbackOf(job);
-    if (feedback && ctx.stage !== 'code') await checkoutBranchTip(ws, feedback.branch);
-    return await fn(ws, token, readOverride);
+    const feedback = job.facts.feedback;
+    if (feedback && (ctx.stage === 'triage' || ctx.stage === 'plan'))
+      await checkoutBranchTip(ws, feedback.branch);
+    return await fn(ws, { token, readOverride });
   } finally {
     await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
       ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),

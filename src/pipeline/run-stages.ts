@@ -1,0 +1,160 @@
+/**
+ * The stage table in one process (what `autofix run` does, DESIGN.md §1): one workspace for the
+ * whole run, the stages in `STAGES` order, each stage's output handed to the next in memory. Any
+ * failure rolls the workspace back: worktree, local branch, the private ref the code stage kept,
+ * and the branch if the publish step had moved it.
+ */
+import {
+  STAGES,
+  type RunPins,
+  type StageName,
+  type StageOutputMap,
+  type StageOutputs,
+  type StepName,
+} from '../contracts.js';
+import { rollbackWorkspace } from '../git/rollback.js';
+import { closeWorkspace, openWorkspace, type WorkspaceOptions } from '../git/workspace.js';
+import type { LlmClient } from '../llm/create-llm-client.js';
+import type { Logger } from '../logger.js';
+import type { ProgressEvent, RepoContext } from './ports.js';
+import { prepareContext } from './prepare-context.js';
+import { snapshotOverrides } from './snapshot-overrides.js';
+import type { RunFacts, StageEnv } from './stages/stage-env.js';
+import { PIPELINE, type StageTable } from './stages/stage-table.js';
+
+export interface RunStagesOptions {
+  facts: RunFacts;
+  workspace: WorkspaceOptions;
+  /** Stop after this stage (a dry run stops after the plan: nothing is written). */
+  until?: StageName;
+  contextBudget?: number;
+  table?: StageTable;
+  /** The parts of the environment that are the caller's: sandbox, redactor, models, logs. */
+  env: Pick<StageEnv, 'sandbox' | 'redact' | 'model' | 'onValidation' | 'openPullRequest'>;
+}
+
+export interface RunStagesPorts {
+  llm: LlmClient;
+  log: Logger;
+  progress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface RunStagesResult {
+  outputs: StageOutputs;
+  /** Where the run ended: the last stage, or the stop's. */
+  stage: StepName;
+  stop?: string;
+}
+
+export class RunFailure extends Error {
+  constructor(
+    readonly stage: StepName,
+    readonly error: unknown,
+    readonly outputs: StageOutputs,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+    this.name = 'RunFailure';
+  }
+}
+
+const REPORTED = new Set<StepName>([...STAGES, 'workspace', 'commit']);
+
+/** Runs one stage and records its output under its own name (typed per stage). */
+async function runStage<S extends StageName>(
+  table: StageTable,
+  stage: S,
+  env: StageEnv,
+  outputs: StageOutputs,
+  pins: RunPins,
+): Promise<string | undefined> {
+  const result = await table[stage](env);
+  if (result.kind === 'stop') return result.reason;
+  const output: StageOutputMap[S] = result.output;
+  Object.assign(outputs, { [stage]: output });
+  Object.assign(pins, result.pins ?? {});
+  return undefined;
+}
+
+export async function runStages(
+  options: RunStagesOptions,
+  ports: RunStagesPorts,
+): Promise<RunStagesResult> {
+  const table = options.table ?? PIPELINE;
+  const outputs: StageOutputs = {};
+  const pins: RunPins = {};
+  let step: StepName = 'workspace';
+  const progress = (event: ProgressEvent): void => {
+    // A failure names the stage (or the commit) it happened in, not a command inside it.
+    if (event.status === 'start' && REPORTED.has(event.stage)) step = event.stage;
+    ports.progress?.(event);
+  };
+  progress({ stage: 'workspace', status: 'start', message: 'preparing the workspace' });
+  const ws = await openWorkspace(options.workspace).catch((err: unknown) => {
+    progress({ stage: 'workspace', status: 'failed', message: String(err) });
+    throw new RunFailure('workspace', err, outputs);
+  });
+  try {
+    // The repository's prompt overrides, read at the base before any branch is checked out.
+    const readOverride = await snapshotOverrides(ws.worktree);
+    const token = options.workspace.token;
+    const contexts = new Map<string, Promise<RepoContext>>();
+    const env: StageEnv = {
+      ...options.env,
+      facts: options.facts,
+      pins,
+      outputs,
+      llm: ports.llm,
+      usage: () => {
+        const t = ports.llm.usage.totals();
+        return { totalTokens: t.totalTokens, costUsd: t.cost };
+      },
+      log: ports.log,
+      ...(ports.signal ? { signal: ports.signal } : {}),
+      progress,
+      workspace: (fn) => fn(ws, { ...(token ? { token } : {}), readOverride }),
+      // One ranking per issue text for the whole run (triage adds the guidance once).
+      context: (w, issue) => {
+        const key = JSON.stringify(issue);
+        if (!contexts.has(key)) contexts.set(key, prepareContext(w, issue, options.contextBudget));
+        return contexts.get(key)!;
+      },
+      checkpoint: { saved: undefined, save: () => Promise.resolve() },
+    };
+    progress({
+      stage: 'workspace',
+      status: 'done',
+      message: `workspace ready at ${ws.base_commit.slice(0, 12)}`,
+    });
+    for (const stage of STAGES) {
+      const label = stage === 'pr' ? 'pull request' : stage;
+      progress({ stage, status: 'start', message: label });
+      const stop = await runStage(table, stage, env, outputs, pins);
+      if (stop !== undefined) {
+        progress({ stage, status: 'info', message: stop });
+        return { outputs, stage, stop };
+      }
+      progress({ stage, status: 'done', message: label });
+      if (stage === options.until) return { outputs, stage };
+    }
+    return { outputs, stage: 'pr' };
+  } catch (err) {
+    progress({
+      stage: step,
+      status: 'failed',
+      message: err instanceof Error ? err.message : String(err),
+    });
+    const failedAt = step;
+    const report = await rollbackWorkspace(ws, {
+      ...(options.workspace.token ? { token: options.workspace.token } : {}),
+      logger: ports.log,
+    });
+    if (report.problems.length > 0)
+      ports.log.warn({ problems: report.problems }, 'rollback incomplete');
+    throw new RunFailure(failedAt, err, outputs);
+  } finally {
+    await closeWorkspace(ws, ports.log).catch((e: unknown) =>
+      ports.log.warn({ err: String(e) }, 'workspace cleanup failed'),
+    );
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Code: the change, validated in the sandbox, committed on the run's branch in the workspace and
+ * kept on the run's private ref (git/keep-commit.ts) — not published: the branch on the remote
+ * moves only in the last stage. Any failure here rolls the workspace back (and deletes what it
+ * kept) before it is thrown.
+ */
+import type { CodeOutput } from '../../contracts.js';
+import { detectStyle } from '../../context/detect-style.js';
+import { checkSandbox, passthroughValues, withRepoSandbox } from '../../exec/index.js';
+import { prepareBranch } from '../../git/branch.js';
+import { DEFAULT_BOT_IDENTITY } from '../../git/identity.js';
+import { findKept, keepCommit, keptRefOf } from '../../git/keep-commit.js';
+import { rollbackWorkspace } from '../../git/rollback.js';
+import { createCodeWorkspace } from '../code/code-workspace.js';
+import { runCodeAgent } from '../code/run-code-agent.js';
+import { commitChange } from '../commit-change.js';
+import { toCodeOutput } from './code-output.js';
+import { resumeCode } from './resume-code.js';
+import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
+import type { StageResult } from './stage-table.js';
+
+export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>> {
+  const { facts } = env;
+  const plan = earlier(env, 'plan');
+  const issue = issueOf(env);
+  const output = await env.workspace(async (ws, io) => {
+    const git = { ...(io.token ? { token: io.token } : {}), logger: env.log };
+    // Before any token is spent: no repository code will run without the sandbox.
+    await checkSandbox(withRepoSandbox(env.sandbox, facts.config.sandbox));
+    // The repository's own secrets handed to its commands are masked like ours.
+    env.redact.add(...passthroughValues(facts.config.env_passthrough));
+    try {
+      const branch = await prepareBranch(ws, {
+        name: plan.branch_name,
+        issue: issue.number,
+        identity: DEFAULT_BOT_IDENTITY,
+        mustExist: facts.feedback !== undefined,
+        existing: facts.existingBranch,
+        startOverHint: facts.startOverHint,
+      });
+      const kept = await findKept(ws, facts.runId, git);
+      if (kept) {
+        ws.branch = { ...ws.branch!, kept };
+        return resumeCode(ws, branch, kept, env.checkpoint.saved);
+      }
+      await env.beforeCode?.();
+      const codeWs = createCodeWorkspace(ws, facts.config, {
+        sandbox: env.sandbox,
+        redact: env.redact,
+        ...signalOf(env),
+        logger: env.log,
+      });
+      const samples = await Promise.all(
+        plan.file_changes.slice(0, 5).map((c) => codeWs.readFile(c.path)),
+      );
+      const style = await detectStyle(
+        ws.worktree,
+        samples.filter((s): s is string => s !== undefined),
+      );
+      const context = await env.context(ws, issue);
+      const code = await runCodeAgent(
+        {
+          issue,
+          plan,
+          config: facts.config,
+          model: env.model('code'),
+          style,
+          codeContext: context.codeContext,
+        },
+        {
+          llm: env.llm,
+          log: env.log,
+          readOverride: io.readOverride,
+          ...signalOf(env),
+          ...(env.progress ? { progress: env.progress } : {}),
+          workspace: codeWs,
+          ...(env.onValidation ? { onValidation: env.onValidation } : {}),
+        },
+      );
+      env.progress?.({ stage: 'commit', status: 'start', message: 'commit' });
+      const commit = await commitChange(ws, {
+        issue,
+        plan,
+        code,
+        identity: DEFAULT_BOT_IDENTITY,
+        logger: env.log,
+        runId: facts.runId,
+      });
+      const result = toCodeOutput(commit, code, {
+        name: branch.name,
+        remoteShaBefore: branch.remoteShaBefore,
+        kept: { ref: keptRefOf(facts.runId), sha: commit.sha },
+      });
+      if (branch.replaced) {
+        result.code.warnings = [
+          ...result.code.warnings,
+          `Started over from ${facts.baseBranch}: the branch \`${branch.name}\` (was ${branch.replaced.slice(0, 12)}, an earlier run's) is replaced by this run's commit.`,
+        ];
+      }
+      // Before the keep: a retry after a keep that outlived its job goes on from here.
+      await env.checkpoint.save(result);
+      await keepCommit(ws, facts.runId, git);
+      env.progress?.({ stage: 'commit', status: 'done', message: 'commit' });
+      return result;
+    } catch (err) {
+      const report = await rollbackWorkspace(ws, git);
+      if (report.problems.length > 0)
+        env.log.warn({ problems: report.problems }, 'rollback incomplete');
+      throw err;
+    }
+  });
+  return { kind: 'continue', output };
+}

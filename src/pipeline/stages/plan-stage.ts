@@ -1,0 +1,33 @@
+/** Plan: the steps, the files and the branch name; protected or out-of-scope paths end the run. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FixPlan } from '../../contracts.js';
+import { repoPathPolicy } from '../code/code-workspace.js';
+import { planPathCheck } from '../commit-change.js';
+import { runPlanner } from '../plan/run-planner.js';
+import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
+import type { StageResult } from './stage-table.js';
+
+export async function planStage(env: StageEnv): Promise<StageResult<FixPlan>> {
+  const { facts } = env;
+  const triage = earlier(env, 'triage');
+  const planned = await env.workspace(async (ws, io) => {
+    const issue = issueOf(env);
+    return runPlanner(
+      {
+        issue,
+        triage,
+        context: await env.context(ws, issue),
+        config: facts.config,
+        model: env.model('plan'),
+        exists: (path) => existsSync(join(ws.worktree, path)),
+        checkPaths: planPathCheck(ws, repoPathPolicy(facts.config)),
+      },
+      { llm: env.llm, log: env.log, readOverride: io.readOverride, ...signalOf(env) },
+    );
+  });
+  // New commits of a feedback run go on the PR's branch; a fresh start replaces the earlier
+  // run's branch (its PR stays the issue's one PR).
+  const branch = facts.feedback?.branch ?? facts.replaceBranch;
+  return { kind: 'continue', output: branch ? { ...planned, branch_name: branch } : planned };
+}

@@ -1,0 +1,35 @@
+/**
+ * The pipeline, defined once: each stage's function, in `STAGES` order (`contracts.ts`), typed by
+ * `StageOutputMap`. The in-process runner (`run-stages.ts`) and the BullMQ adapter (`src/worker/`)
+ * both run this table. Adding a stage: its name in `STAGES`, its output type in `StageOutputMap`,
+ * its function here — the compiler points at whichever is missing.
+ *
+ * Publish last: the code stage keeps its commit on the run's private ref; only the `pr` stage,
+ * the last one, publishes the branch and opens the PR, so any stage placed between them can still
+ * say no with nothing on the remote's branches.
+ */
+import type { RunPins, StageName, StageOutputMap } from '../../contracts.js';
+import { codeStage } from './code-stage.js';
+import { planStage } from './plan-stage.js';
+import { prStage } from './pr-stage.js';
+import type { StageEnv } from './stage-env.js';
+import { triageStage } from './triage-stage.js';
+
+export type StageResult<O> =
+  /** Done: `output` becomes `outputs[stage]`; `pins` are merged into the run's. */
+  | { kind: 'continue'; output: O; pins?: RunPins }
+  /** End the run here without an error (e.g. the PR was closed meanwhile); shown to users. */
+  | { kind: 'stop'; reason: string };
+
+export type StageFn<S extends StageName> = (
+  env: StageEnv,
+) => Promise<StageResult<StageOutputMap[S]>>;
+
+export type StageTable = { readonly [S in StageName]: StageFn<S> };
+
+export const PIPELINE: StageTable = {
+  triage: triageStage,
+  plan: planStage,
+  code: codeStage,
+  pr: prStage,
+};
