@@ -8,14 +8,15 @@
  * `Autofix-Issue: <N>` and was committed with the bot's e-mail address. Later commits may come
  * from maintainers (reviews, fixups) without changing whose branch it is.
  *
- * Which run made the branch is read the same way (`Autofix-Run: <run id>` on every bot commit):
- * a retried stage whose earlier attempt already pushed finds its own commit at the tip and goes on
- * from it (`resumed`); a branch carrying another run's commits is extended (feedback on the PR),
- * replaced from the base (an explicit fresh start), or refused — never reused silently.
+ * Every bot commit also names its run (`Autofix-Run: <run id>`). A branch carrying an earlier
+ * run's commits is extended (feedback on the PR), replaced from the base (an explicit fresh
+ * start), or refused — never reused silently. (A retried code stage never finds its own commit
+ * here: it kept it on the run's private ref, git/keep-commit.ts, and the branch only moves in the
+ * last stage.)
  */
 import { AutofixError } from '../errors.js';
 import { assertBotBranch } from './branch-name.js';
-import { type GitIdentity, ISSUE_TRAILER, RUN_TRAILER } from './identity.js';
+import { type GitIdentity, ISSUE_TRAILER } from './identity.js';
 import { revParse, runGit } from './run-git.js';
 import { worktreeGit } from './worktree-git.js';
 import type { BranchState, Workspace } from './workspace.js';
@@ -40,17 +41,9 @@ export interface PrepareBranchOptions {
   existing?: ExistingBranchPolicy;
   /** How the user starts over, for the `refuse` message (a flag, a command). */
   startOverHint?: string;
-  /**
-   * This run's id: when the remote tip is this run's own commit (an earlier attempt pushed and
-   * then died), the branch is checked out there and reported as `resumed` instead of being
-   * treated as another run's.
-   */
-  resumeRun?: string;
 }
 
 export interface PreparedBranch extends BranchState {
-  /** The tip this run's earlier attempt pushed; the worktree is checked out there. */
-  resumed?: string;
   /** The other run's tip that this run's push will replace. */
   replaced?: string;
 }
@@ -100,28 +93,16 @@ async function whyNotOurs(
   return null;
 }
 
-/** The `Autofix-Run` trailer and committer e-mail of each commit on the branch above the base. */
-async function branchCommits(
-  ws: Workspace,
-  tip: string,
-): Promise<{ sha: string; email: string; run: string }[]> {
-  const out = await runGit(
-    [
-      'log',
-      '--first-parent',
-      `--format=%H%x00%ce%x00%(trailers:key=${RUN_TRAILER},valueonly,separator=%x2C)%x01`,
-      `${ws.base_commit}..${tip}`,
-    ],
-    { cwd: ws.mirrorDir },
-  );
+/** The committer e-mail of each commit on the branch above the base. */
+async function branchCommits(ws: Workspace, tip: string): Promise<{ email: string }[]> {
+  const out = await runGit(['log', '--first-parent', '--format=%ce', `${ws.base_commit}..${tip}`], {
+    cwd: ws.mirrorDir,
+  });
   return out.stdout
-    .split('\x01')
-    .map((r) => r.trim())
+    .split('\n')
+    .map((l) => l.trim())
     .filter(Boolean)
-    .map((r) => {
-      const [sha = '', email = '', run = ''] = r.split('\0');
-      return { sha, email: email.toLowerCase(), run: run.trim() };
-    });
+    .map((email) => ({ email: email.toLowerCase() }));
 }
 
 /** Checks out `start` on a local branch `name` (reset when a crashed job left it). */
@@ -146,8 +127,7 @@ export async function prepareBranch(
 ): Promise<PreparedBranch> {
   const remoteSha = await remoteTip(ws, options.name, options.mustExist ?? false);
   let start = ws.base_commit;
-  let remoteShaBefore = remoteSha;
-  const extra: Pick<PreparedBranch, 'resumed' | 'replaced'> = {};
+  const extra: Pick<PreparedBranch, 'replaced'> = {};
   if (remoteSha) {
     const why = await whyNotOurs(ws, remoteSha, options.issue, options.identity);
     if (why) {
@@ -158,33 +138,24 @@ export async function prepareBranch(
       );
     }
     const commits = await branchCommits(ws, remoteSha);
-    const own = options.resumeRun ? commits.findIndex((c) => c.run !== options.resumeRun) : 0;
-    if (options.resumeRun && own !== 0) {
-      // This run pushed before (its commits are on top); where the branch was before them.
-      const before = own === -1 ? null : commits[own]!.sha;
-      start = remoteSha;
-      remoteShaBefore = before;
-      extra.resumed = remoteSha;
+    const policy = options.mustExist ? 'extend' : (options.existing ?? 'refuse');
+    const email = options.identity.email.toLowerCase();
+    const humans = commits.filter((c) => c.email !== email).length;
+    if (policy === 'extend') start = remoteSha;
+    else if (policy === 'replace' || (policy === 'replace-bot-only' && humans === 0)) {
+      extra.replaced = remoteSha;
     } else {
-      const policy = options.mustExist ? 'extend' : (options.existing ?? 'refuse');
-      const email = options.identity.email.toLowerCase();
-      const humans = commits.filter((c) => c.email !== email).length;
-      if (policy === 'extend') start = remoteSha;
-      else if (policy === 'replace' || (policy === 'replace-bot-only' && humans === 0)) {
-        extra.replaced = remoteSha;
-      } else {
-        const short = remoteSha.slice(0, 12);
-        const whose =
-          humans > 0
-            ? `${humans} of its ${commits.length} commit(s) are not the bot's`
-            : `it holds ${commits.length} commit(s) of an earlier run (tip ${short})`;
-        throw new AutofixError(
-          'BRANCH_EXISTS',
-          `branch ${options.name} already exists for issue #${options.issue}: ${whose}; it was left as it is` +
-            (options.startOverHint ? `. ${options.startOverHint}` : ''),
-          { details: { branch: options.name, sha: remoteSha }, recoverable: false },
-        );
-      }
+      const short = remoteSha.slice(0, 12);
+      const whose =
+        humans > 0
+          ? `${humans} of its ${commits.length} commit(s) are not the bot's`
+          : `it holds ${commits.length} commit(s) of an earlier run (tip ${short})`;
+      throw new AutofixError(
+        'BRANCH_EXISTS',
+        `branch ${options.name} already exists for issue #${options.issue}: ${whose}; it was left as it is` +
+          (options.startOverHint ? `. ${options.startOverHint}` : ''),
+        { details: { branch: options.name, sha: remoteSha }, recoverable: false },
+      );
     }
   }
   await checkoutAt(ws, options.name, start);
@@ -192,9 +163,8 @@ export async function prepareBranch(
   ws.branch = {
     name: options.name,
     issue: options.issue,
-    remoteShaBefore,
-    // A resumed branch is this run's push: a rollback puts it back where it was before the run.
-    pushedSha: extra.resumed ?? null,
+    remoteShaBefore: remoteSha,
+    pushedSha: null,
   };
   return { ...ws.branch, ...extra };
 }

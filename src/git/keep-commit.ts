@@ -12,9 +12,8 @@ import { AutofixError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { assertBotBranch } from './branch-name.js';
 import { remoteError } from './mirror.js';
-import { pushFailure, RECEIVE_PACK } from './push.js';
+import { pushRefs, type RefUpdate } from './push.js';
 import { runGit } from './run-git.js';
-import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
 
@@ -94,16 +93,10 @@ export async function keepCommit(
   const branch = ws.branch;
   if (!branch)
     throw new AutofixError('INTERNAL', 'keep before prepareBranch', { recoverable: false });
+  assertBotBranch(branch.name, ws.branchPrefix);
   const ref = keptRefOf(runId);
-  await scrubMirrorLocked(ws.mirrorDir, options.logger);
   const head = (await worktreeGit(ws, ['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
-  const result = await runGit(
-    ['push', '--porcelain', '--no-verify', RECEIVE_PACK, '--force', ws.remoteUrl, `${head}:${ref}`],
-    { cwd: ws.mirrorDir, token: options.token, timeoutMs: options.timeoutMs, okCodes: [1, 128] },
-  ).catch((err: unknown) => {
-    throw remoteError(err, `keeping the commit on ${ref}`);
-  });
-  if (result.code !== 0) throw pushFailure(result.stdout, result.stderr, ref);
+  await pushRefs(ws, [{ ref, to: head, expect: null, force: true }], { ...options, what: ref });
   branch.kept = { ref, sha: head };
   return branch.kept;
 }
@@ -120,37 +113,29 @@ export async function publishKept(ws: Workspace, options: KeepOptions = {}): Pro
   }
   assertBotBranch(branch.name, ws.branchPrefix);
   const head = `refs/heads/${branch.name}`;
-  await scrubMirrorLocked(ws.mirrorDir, options.logger);
   const [current, keptNow] = await Promise.all([
     remoteRefSha(ws, head, options),
     remoteRefSha(ws, kept.ref, options),
   ]);
-  const push = async (args: string[]) => {
-    const result = await runGit(['push', '--porcelain', '--no-verify', RECEIVE_PACK, ...args], {
-      cwd: ws.mirrorDir,
-      token: options.token,
-      timeoutMs: options.timeoutMs,
-      okCodes: [1, 128],
-    }).catch((err: unknown) => {
-      throw remoteError(err, `publishing ${branch.name}`);
-    });
-    if (result.code !== 0) throw pushFailure(result.stdout, result.stderr, branch.name);
-  };
+  const dropKept: RefUpdate[] =
+    keptNow === kept.sha ? [{ ref: kept.ref, to: null, expect: kept.sha }] : [];
+  const what = `publishing ${branch.name}`;
   if (current === kept.sha) {
     // Published by an earlier attempt: only the private ref may be left.
-    if (keptNow === kept.sha)
-      await push([`--force-with-lease=${kept.ref}:${kept.sha}`, ws.remoteUrl, `:${kept.ref}`]);
+    if (dropKept.length > 0) await pushRefs(ws, dropKept, { ...options, what });
   } else {
     await ensureObject(ws, kept.ref, kept.sha, options);
-    const expected = branch.remoteShaBefore ?? '';
-    await push([
-      '--atomic',
-      `--force-with-lease=${head}:${expected}`,
-      ...(keptNow === kept.sha ? [`--force-with-lease=${kept.ref}:${kept.sha}`] : []),
-      ws.remoteUrl,
-      `${kept.sha}:${head}`,
-      ...(keptNow === kept.sha ? [`:${kept.ref}`] : []),
-    ]);
+    await pushRefs(
+      ws,
+      [
+        { ref: head, to: kept.sha, expect: branch.pushedSha ?? branch.remoteShaBefore },
+        ...dropKept,
+      ],
+      {
+        ...options,
+        what: branch.name,
+      },
+    );
   }
   branch.pushedSha = kept.sha;
   return kept.sha;

@@ -1,21 +1,19 @@
 /**
- * Pushes the job's branch (DESIGN.md §5.5): only below the bot's prefix, always with a lease on
- * the value this job saw (absent for a new branch, the fetched tip for a reused bot branch, our
- * own last push after that), so a push can never overwrite work it has not seen. Rejections are
- * mapped to error codes with the remote's own words, redacted.
+ * Pushes (DESIGN.md §5.5): always with a lease on the value this job saw (absent for a new
+ * branch, the fetched tip for a reused bot branch), so a push can never overwrite work it has not
+ * seen. Rejections are mapped to error codes with the remote's own words, redacted. What is
+ * pushed when: git/keep-commit.ts (the private ref, then the branch — publish last).
  *
- * Before it, the mirror is scrubbed again (repository code ran since the job opened it: a
+ * Before every push, the mirror is scrubbed again (repository code ran since the job opened it: a
  * `url.<x>.insteadOf` or `remote.<url>.pushurl` planted meanwhile would send the branch, and the
  * token, elsewhere), and `--receive-pack` names git's own program, so a planted
  * `remote.<url>.receivepack` could not take effect even between scrub and push.
  */
 import { AutofixError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { assertBotBranch } from './branch-name.js';
 import { remoteError } from './mirror.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
-import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
 
 export interface PushOptions {
@@ -41,8 +39,12 @@ function remoteMessage(stderr: string): string {
 
 /** Turns a failed `git push --porcelain` into the error the user should read. */
 export function pushFailure(stdout: string, stderr: string, branch: string): AutofixError {
-  const rejected = stdout.split('\n').find((l) => l.startsWith('!'));
-  const reason = rejected?.split('\t')[2] ?? '';
+  // An atomic push lists every ref; the one that caused it is not `atomic push failed`.
+  const reasons = stdout
+    .split('\n')
+    .filter((l) => l.startsWith('!'))
+    .map((l) => l.split('\t')[2] ?? '');
+  const reason = reasons.find((r) => !r.includes('atomic push failed')) ?? reasons[0] ?? '';
   const message = remoteMessage(stderr);
   if (/stale info|fetch first|non-fast-forward|already exists/.test(reason)) {
     return new AutofixError(
@@ -66,32 +68,46 @@ export function pushFailure(stdout: string, stderr: string, branch: string): Aut
   });
 }
 
-export async function pushBranch(ws: Workspace, options: PushOptions = {}): Promise<string> {
-  const branch = ws.branch;
-  if (!branch)
-    throw new AutofixError('INTERNAL', 'push before prepareBranch', { recoverable: false });
-  assertBotBranch(branch.name, ws.branchPrefix);
+/** One ref to move: `to` null deletes it. */
+export interface RefUpdate {
+  ref: string;
+  to: string | null;
+  /** The lease: the sha the ref must have, null for "must not exist"; `force` for none. */
+  expect: string | null;
+  force?: boolean;
+}
+
+/**
+ * The one way our code pushes: from the mirror (it has every object of the worktree's commits,
+ * and nothing in the worktree is read while the token is in the environment), scrubbed first,
+ * git's own receive-pack named, no hooks, a lease on every ref (unless `force`), all or nothing.
+ */
+export async function pushRefs(
+  ws: Workspace,
+  updates: RefUpdate[],
+  options: PushOptions & { what: string },
+): Promise<void> {
   await scrubMirrorLocked(ws.mirrorDir, options.logger);
-  const head = (await worktreeGit(ws, ['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
-  const expected = branch.pushedSha ?? branch.remoteShaBefore ?? '';
-  const ref = `refs/heads/${branch.name}`;
-  // From the mirror (it has every object of the worktree's commits): nothing in the worktree
-  // is read while the token is in the environment.
+  const leases = updates.flatMap((u) =>
+    u.force ? [] : [`--force-with-lease=${u.ref}:${u.expect ?? ''}`],
+  );
+  const specs = updates.map((u) =>
+    u.to === null ? `:${u.ref}` : `${u.force ? '+' : ''}${u.to}:${u.ref}`,
+  );
   const result = await runGit(
     [
       'push',
       '--porcelain',
       '--no-verify',
       RECEIVE_PACK,
-      `--force-with-lease=${ref}:${expected}`,
+      ...(updates.length > 1 ? ['--atomic'] : []),
+      ...leases,
       ws.remoteUrl,
-      `${head}:${ref}`,
+      ...specs,
     ],
     { cwd: ws.mirrorDir, token: options.token, timeoutMs: options.timeoutMs, okCodes: [1, 128] },
   ).catch((err: unknown) => {
-    throw remoteError(err, `pushing ${branch.name}`);
+    throw remoteError(err, options.what);
   });
-  if (result.code !== 0) throw pushFailure(result.stdout, result.stderr, branch.name);
-  branch.pushedSha = head;
-  return head;
+  if (result.code !== 0) throw pushFailure(result.stdout, result.stderr, options.what);
 }

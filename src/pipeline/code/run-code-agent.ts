@@ -10,7 +10,7 @@
  * The rounds run on the shared repair loop (`repair-loop.ts`), as the local modes' do.
  */
 import type { EditFormat, RepoConfig } from '../../config/repo-config.js';
-import type { CommandResult, FixPlan } from '../../contracts.js';
+import type { CodeSummary, FixPlan } from '../../contracts.js';
 import type { StyleConfig } from '../../context/detect-style.js';
 import type { ApplyEditsResult } from '../../edits/index.js';
 import { AutofixError, isAutofixError } from '../../errors.js';
@@ -96,19 +96,8 @@ export interface CodeInput {
   concurrency?: number;
 }
 
-export interface CodeResult {
-  changes: { path: string; operation: 'created' | 'modified' | 'deleted' }[];
-  validation: CommandResult[];
-  warnings: string[];
-  notes: { user: string[]; debug: string[] };
-  amendments: { path: string; why: string }[];
-  /** Repair rounds used (0 = the first answer passed). */
-  repairs: number;
-  /** The base commit's validation: whether it came from the cache, and what already failed. */
-  baseline: { commit: string; cached: boolean; failing: string[] } | null;
-  /** Commands whose failure after the change already existed on the base commit. */
-  preexisting: string[];
-}
+/** What the code agent found and did: the one definition is `CodeSummary` (contracts.ts). */
+export type CodeResult = CodeSummary;
 
 export interface CodePorts extends PipelinePorts {
   workspace: CodeWorkspace;

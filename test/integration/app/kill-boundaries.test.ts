@@ -1,6 +1,7 @@
 /**
  * Issue 13: a real `autofix worker` process SIGKILLed at each stage boundary — before and after
- * the push lands, before and after GitHub creates the PR, before and after the final status
+ * the code stage's kept commit lands, before and after the last stage publishes it to the branch,
+ * before and after GitHub creates the PR, before and after the final status
  * edit — and a new worker started: every run ends in exactly one PR, one status comment (its
  * outcome 🚀), no failure comment, no branch on the remote but the PR's, and no worktree or job
  * folder left behind. The kill comes from the other side of the boundary (a hook in the bare
@@ -121,15 +122,19 @@ async function tearDown(w: World | undefined): Promise<void> {
   rmSync(w.workdir, { recursive: true, force: true });
 }
 
-/** A hook in the bare remote that SIGKILLs the worker once (the pid in `killFile`). */
-function gitHook(w: World, name: 'pre-receive' | 'post-receive'): void {
+/**
+ * A hook in the bare remote that SIGKILLs the worker once (the pid in `killFile`), on the first
+ * push that updates a ref under `refs`: the code stage's keep (`refs/autofix/`) or the last
+ * stage's publish (`refs/heads/autofix/`).
+ */
+function gitHook(w: World, name: 'pre-receive' | 'post-receive', refs: string): void {
   const path = join(w.bare, 'hooks', name);
   writeFileSync(
     path,
     [
       '#!/bin/sh',
       `f='${w.killFile}'`,
-      'if [ -f "$f" ]; then pid=$(cat "$f"); rm -f "$f"; kill -9 "$pid";',
+      `if [ -f "$f" ] && grep -q ' ${refs}'; then pid=$(cat "$f"); rm -f "$f"; kill -9 "$pid";`,
       // Before: the push must not land (the worker died before it could know it had).
       name === 'pre-receive' ? '  exit 1; fi' : 'fi',
       'exit 0',
@@ -155,10 +160,14 @@ type Boundary = (w: World) => void;
 
 /** The boundary, how it is armed, and how often the code agent is asked in all. */
 const boundaries: [string, Boundary, number][] = [
-  // The push never landed: the retry writes the change again.
-  ['before the push lands', (w) => gitHook(w, 'pre-receive'), 2],
-  // The push landed: the retry finds its own commit and goes on from it, asking nothing.
-  ['after the push landed', (w) => gitHook(w, 'post-receive'), 1],
+  // The keep never landed: the retry writes the change again.
+  ['before the kept commit lands', (w) => gitHook(w, 'pre-receive', 'refs/autofix/'), 2],
+  // The keep landed: the retry finds its own kept commit and goes on from it, asking nothing.
+  ['after the kept commit landed', (w) => gitHook(w, 'post-receive', 'refs/autofix/'), 1],
+  // The publish never landed: the last stage publishes again.
+  ['before the publish lands', (w) => gitHook(w, 'pre-receive', 'refs/heads/autofix/'), 1],
+  // The publish landed: the retry finds the branch at the kept commit and only opens the PR.
+  ['after the publish landed', (w) => gitHook(w, 'post-receive', 'refs/heads/autofix/'), 1],
   [
     'before GitHub creates the PR',
     (w) => w.github.interceptNext('POST', /\/pulls$/, 'before', killWorker(w)),
@@ -258,6 +267,12 @@ describe('a worker SIGKILLed at a stage boundary, then a new worker', () => {
         },
       );
       expect(log.trim().split('\n')).toHaveLength(1);
+      // The run's private ref went with the publish.
+      expect(
+        execFileSync('git', ['--git-dir', world.bare, 'for-each-ref', 'refs/autofix/'], {
+          encoding: 'utf8',
+        }),
+      ).toBe('');
 
       // No job folder and no worktree of a job left (the recycled worktrees wait in pool/).
       const jobs = join(world.workdir, 'jobs');

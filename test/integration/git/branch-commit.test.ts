@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
-import { pushBranch } from '../../../src/git/push.js';
+import { pushBranch } from './helpers.js';
 import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../../src/git/workspace.js';
 import {
@@ -197,11 +197,7 @@ describe('branch and commit', () => {
     it('is refused by default, naming the branch, the earlier tip and how to start over', async () => {
       const sha = await pushRun('r1', 'run-aaaa', 'export const answer = 42;\n');
       const ws = await workspace('r1b');
-      const refused = prepareBranch(ws, {
-        ...branch,
-        resumeRun: 'run-bbbb',
-        startOverHint: 'Run again with --fresh.',
-      });
+      const refused = prepareBranch(ws, { ...branch, startOverHint: 'Run again with --fresh.' });
       await expect(refused).rejects.toMatchObject({ code: 'BRANCH_EXISTS' });
       await expect(refused).rejects.toThrow(
         `branch ${branch.name} already exists for issue #42: it holds 1 commit(s) of an earlier run (tip ${sha.slice(0, 12)}); it was left as it is. Run again with --fresh.`,
@@ -209,28 +205,10 @@ describe('branch and commit', () => {
       expect(remoteSha(remote, branch.name)).toBe(sha);
     });
 
-    it("resumes at this run's own push: checked out at the tip, rollback restores the branch as it was", async () => {
-      const sha = await pushRun('r2', 'run-aaaa', 'export const answer = 42;\n');
-      const ws = await workspace('r2b');
-      const state = await prepareBranch(ws, { ...branch, resumeRun: 'run-aaaa' });
-      expect(state.resumed).toBe(sha);
-      expect(state.remoteShaBefore).toBeNull();
-      expect(state.pushedSha).toBe(sha);
-      expect(git(ws.worktree, ['rev-parse', 'HEAD'])).toBe(sha);
-      // The run fails later: its push is taken back (the branch did not exist before it).
-      const report = await rollbackWorkspace(ws);
-      expect(report.problems).toEqual([]);
-      expect(remoteSha(remote, branch.name)).toBeNull();
-    });
-
     it('replaces it from the base when asked, with a lease on the old tip; rollback puts the old tip back', async () => {
       const old = await pushRun('r3', 'run-aaaa', 'export const answer = 42;\n');
       const ws = await workspace('r3b');
-      const state = await prepareBranch(ws, {
-        ...branch,
-        resumeRun: 'run-cccc',
-        existing: 'replace',
-      });
+      const state = await prepareBranch(ws, { ...branch, existing: 'replace' });
       expect(state.replaced).toBe(old);
       expect(state.remoteShaBefore).toBe(old);
       expect(git(ws.worktree, ['rev-parse', 'HEAD'])).toBe(ws.base_commit);
@@ -255,20 +233,6 @@ describe('branch and commit', () => {
       const refused = prepareBranch(ws, { ...branch, existing: 'replace-bot-only' });
       await expect(refused).rejects.toThrow("1 of its 2 commit(s) are not the bot's");
       expect(remoteSha(remote, branch.name)).toBe(human);
-    });
-
-    it("does not resume another run's tip even when an older commit is this run's", async () => {
-      await pushRun('r5', 'run-aaaa', 'export const answer = 42;\n');
-      const ws1 = await workspace('r5b');
-      await prepareBranch(ws1, { ...branch, existing: 'extend' });
-      await writeFile(join(ws1.worktree, 'README.md'), 'later run\n');
-      await commitChanges(ws1, { message: MESSAGE, runId: 'run-bbbb' });
-      await pushBranch(ws1);
-      await closeWorkspace(ws1);
-      const ws = await workspace('r5c');
-      await expect(prepareBranch(ws, { ...branch, resumeRun: 'run-aaaa' })).rejects.toMatchObject({
-        code: 'BRANCH_EXISTS',
-      });
     });
   });
 });

@@ -5,8 +5,10 @@
  */
 import { chmod, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createRepo, git, type FileMap, type TestRepo } from '../../helpers/repo-builder.js';
+import { keepCommit, publishKept, type KeepOptions } from '../../../src/git/keep-commit.js';
+import type { Workspace } from '../../../src/git/workspace.js';
 
 export { git };
 
@@ -88,4 +90,18 @@ export async function filesContaining(dir: string, needle: string): Promise<stri
   };
   await walk(dir);
   return hits;
+}
+
+/**
+ * What the product does to get a job's commit onto its branch: keep it on the run's private ref
+ * (the code stage), then publish it (the last stage) — for tests that need a pushed branch.
+ */
+export async function pushBranch(
+  ws: Workspace,
+  options: KeepOptions = {},
+  // One private ref per job, as per run in the product.
+  runId = `run-${basename(ws.worktree).replace(/[^A-Za-z0-9._-]/g, '-')}`,
+): Promise<string> {
+  await keepCommit(ws, runId, options);
+  return publishKept(ws, options);
 }

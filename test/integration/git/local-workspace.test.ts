@@ -15,7 +15,7 @@ import {
   localRepoKey,
   localWorkspaceOptions,
 } from '../../../src/git/local-workspace.js';
-import { pushBranch } from '../../../src/git/push.js';
+import { pushBranch } from './helpers.js';
 import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../../src/git/workspace.js';
 import type { Logger } from '../../../src/logger.js';

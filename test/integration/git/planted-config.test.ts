@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
-import { pushBranch } from '../../../src/git/push.js';
+import { pushBranch } from './helpers.js';
 import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { scrubMirror } from '../../../src/git/scrub-mirror.js';
 import {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
-import { pushBranch } from '../../../src/git/push.js';
+import { pushBranch } from './helpers.js';
 import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { closeWorkspace, openWorkspace, type Workspace } from '../../../src/git/workspace.js';
 import {

@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/logger.js';
 import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
-import { pushBranch } from '../../../src/git/push.js';
+import { pushBranch } from './helpers.js';
 import { rollbackWorkspace } from '../../../src/git/rollback.js';
 import { runGit } from '../../../src/git/run-git.js';
 import { closeWorkspace, openWorkspace } from '../../../src/git/workspace.js';

@@ -7,7 +7,7 @@ import { runValidation } from '../../../src/exec/run-validation.js';
 import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
-import { pushBranch } from '../../../src/git/push.js';
+import { pushBranch } from './helpers.js';
 import { closeWorkspace, openWorkspace, withWorkspace } from '../../../src/git/workspace.js';
 import {
   git,
