@@ -9,7 +9,7 @@ import { closeWorkspace, openWorkspace } from '../git/workspace.js';
 import { rollbackWorkspace } from '../git/rollback.js';
 import type { CodeOutput } from '../contracts.js';
 import type { RunFailedHook } from '../queue/types.js';
-import type { AppStageDeps } from './stage-io.js';
+import { runWorkspaceOptions, type AppStageDeps } from './stage-io.js';
 
 /** The code stage's output, or what an attempt of it saved before it kept its commit and died. */
 function keptBy(job: Parameters<RunFailedHook>[0]): CodeOutput['branch'] | undefined {
@@ -25,16 +25,9 @@ export function createRunFailedHook(deps: AppStageDeps): RunFailedHook {
     if (!branch) return;
     const token = await ctx.getInstallationToken();
     deps.redact.add(token);
-    const ws = await openWorkspace({
-      workdir: deps.settings.workdir,
-      repo: job.repository.fullName,
-      remoteUrl: job.repository.cloneUrl,
-      baseBranch: job.repository.defaultBranch,
-      branchPrefix: job.config.branch_prefix,
-      jobId: `${job.runId}-rollback`,
-      token,
-      logger: ctx.log,
-    });
+    const ws = await openWorkspace(
+      runWorkspaceOptions(job, deps, `${job.runId}-rollback`, token, ctx.log),
+    );
     try {
       // The branch is reset only if it is at the kept commit (published); the private ref
       // deleted only if it still holds it.

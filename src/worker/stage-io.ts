@@ -5,10 +5,14 @@
  */
 import type { Redactor } from '../artifacts/redact.js';
 import type { Settings } from '../config/env.js';
-import type { RepoConfig } from '../config/repo-config.js';
 import type { SandboxPolicy } from '../exec/index.js';
 import { checkoutBranchTip } from '../git/branch.js';
-import { closeWorkspace, openWorkspace, type Workspace } from '../git/workspace.js';
+import {
+  closeWorkspace,
+  openWorkspace,
+  type Workspace,
+  type WorkspaceOptions,
+} from '../git/workspace.js';
 import { createLlmClient, type LlmClient } from '../llm/create-llm-client.js';
 import type { OverrideReader } from '../llm/load-agent.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
@@ -82,29 +86,39 @@ function fetchPolicy(job: RunJobData, stage: StageName): 'always' | 'if-missing'
   return stage === 'plan' && !job.facts.feedback ? 'if-missing' : 'always';
 }
 
+/** A workspace of the run's repository for one job of the run (`jobId`: its directory). */
+export function runWorkspaceOptions(
+  job: RunJobData,
+  deps: AppStageDeps,
+  jobId: string,
+  token: string,
+  log: Logger,
+): WorkspaceOptions {
+  return {
+    workdir: deps.settings.workdir,
+    repo: job.repository.fullName,
+    remoteUrl: job.repository.cloneUrl,
+    baseBranch: job.repository.defaultBranch,
+    branchPrefix: job.config.branch_prefix,
+    jobId,
+    token,
+    logger: log,
+  };
+}
+
 export async function withStageWorkspace<T>(
   job: RunJobData,
   ctx: StageContext,
   deps: AppStageDeps,
-  config: RepoConfig,
   fn: (ws: Workspace, io: { token: string; readOverride: OverrideReader }) => Promise<T>,
 ): Promise<T> {
   const token = await ctx.getInstallationToken();
   deps.redact.add(token);
   const ws = await openWorkspace({
-    workdir: deps.settings.workdir,
-    repo: job.repository.fullName,
-    remoteUrl: job.repository.cloneUrl,
-    baseBranch: job.repository.defaultBranch,
-    branchPrefix: config.branch_prefix,
-    jobId: `${job.runId}-${ctx.stage}`,
-    token,
+    ...runWorkspaceOptions(job, deps, `${job.runId}-${ctx.stage}`, token, ctx.log),
     recycleWorktrees: deps.recycleWorktrees ?? 2,
-    // The code stage fetches to see the bot branch as it is now; triage and plan of a feedback run
-    // read the PR branch, so they fetch too.
     ...(job.pins?.baseCommit ? { pinnedBase: job.pins.baseCommit } : {}),
     fetch: fetchPolicy(job, ctx.stage),
-    logger: ctx.log,
   });
   try {
     // Feedback on the bot's PR: triage and plan read the code the PR already has. The code stage

@@ -120,7 +120,7 @@ function stageProcessor<S extends StageName>(
       usage: () => usageAfter(job, llm),
       log: ctx.log,
       signal: ctx.signal,
-      workspace: (fn) => withStageWorkspace(job, ctx, deps, job.config, fn),
+      workspace: (fn) => withStageWorkspace(job, ctx, deps, fn),
       context: (ws, issue) => prepareContext(ws, issue),
       checkpoint: ctx.checkpoint,
       sandbox,
