@@ -119,7 +119,8 @@ export async function runStages(
         if (!contexts.has(key)) contexts.set(key, prepareContext(w, issue, options.contextBudget));
         return contexts.get(key)!;
       },
-      checkpoint: { saved: undefined, save: () => Promise.resolve() },
+      // One process: nothing to resume, no retry reads a checkpoint.
+      checkpoint: { saved: {}, save: () => Promise.resolve() },
     };
     progress({
       stage: 'workspace',

@@ -17,6 +17,7 @@ import {
   type StageContext,
   type StageName,
   type StageOutcome,
+  type StageOutputs,
 } from './types.js';
 
 export interface StageJobResult {
@@ -99,7 +100,8 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       .catch((err: unknown) => log.warn({ err }, 'could not refresh the issue lock'));
 
     const signal = bullSignal ? AbortSignal.any([rt.shutdown, bullSignal]) : rt.shutdown;
-    const saved = data.checkpoint?.stage === stage ? data.checkpoint.value : undefined;
+    // Only this stage's own: a checkpoint is dropped when its stage completes.
+    const saved: StageOutputs = data.checkpoint?.[stage] ? { [stage]: data.checkpoint[stage] } : {};
     const ctx: StageContext = {
       stage,
       attempt,
@@ -118,7 +120,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       checkpoint: {
         saved,
         // job.data, not data: the status comment id may have been recorded meanwhile.
-        save: (value) => job.updateData({ ...job.data, checkpoint: { stage, value } }),
+        save: (value) => job.updateData({ ...job.data, checkpoint: value }),
       },
     };
 

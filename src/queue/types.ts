@@ -114,7 +114,7 @@ export interface RunJobData {
    * its push): a retry of the same stage reads it to go on from that side effect. Dropped when the
    * stage completes.
    */
-  checkpoint?: { stage: StageName; value: unknown };
+  checkpoint?: StageOutputs;
   /** Epoch ms when the webhook was accepted (overhead metrics). */
   acceptedAt: number;
 }
@@ -142,10 +142,10 @@ export interface StageContext {
 }
 
 export interface StageCheckpoint {
-  /** Saved by an earlier attempt of this stage of this run; undefined on a first attempt. */
-  saved: unknown;
+  /** What an earlier attempt of this stage saved, under the stage's name; empty on a first one. */
+  saved: StageOutputs;
   /** Persists `value` with the job (awaited: it must be durable before the side effect). */
-  save(value: unknown): Promise<void>;
+  save(value: StageOutputs): Promise<void>;
 }
 
 export type StageOutcome<T = unknown> =

@@ -13,10 +13,7 @@ import { runWorkspaceOptions, type AppStageDeps } from './stage-io.js';
 
 /** The code stage's output, or what an attempt of it saved before it kept its commit and died. */
 function keptBy(job: Parameters<RunFailedHook>[0]): CodeOutput['branch'] | undefined {
-  if (job.outputs.code) return job.outputs.code.branch;
-  const saved = job.checkpoint?.stage === 'code' ? job.checkpoint.value : undefined;
-  const branch = (saved as Partial<CodeOutput> | undefined)?.branch;
-  return branch?.kept ? branch : undefined;
+  return (job.outputs.code ?? job.checkpoint?.code)?.branch;
 }
 
 export function createRunFailedHook(deps: AppStageDeps): RunFailedHook {

@@ -41,7 +41,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
       const kept = await findKept(ws, facts.runId, git);
       if (kept) {
         ws.branch = { ...ws.branch!, kept };
-        return resumeCode(ws, branch, kept, env.checkpoint.saved);
+        return resumeCode(ws, branch, kept, env.checkpoint.saved.code);
       }
       await env.beforeCode?.();
       const codeWs = createCodeWorkspace(ws, facts.config, {
@@ -98,7 +98,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         ];
       }
       // Before the keep: a retry after a keep that outlived its job goes on from here.
-      await env.checkpoint.save(result);
+      await env.checkpoint.save({ code: result });
       await keepCommit(ws, facts.runId, git);
       env.progress?.({ stage: 'commit', status: 'done', message: 'commit' });
       return result;

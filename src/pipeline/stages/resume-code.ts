@@ -31,7 +31,7 @@ export async function resumeCode(
   ws: Workspace,
   branch: PreparedBranch,
   kept: KeptCommit,
-  saved: unknown,
+  saved: CodeOutput | undefined,
 ): Promise<CodeOutput> {
   const checkpoint = savedFor(saved, branch, kept);
   if (checkpoint) return checkpoint;

@@ -52,8 +52,9 @@ export interface WorkspaceIo {
 
 /** What a stage saved before a side effect it cannot take back, for its own retry. */
 export interface StageCheckpoint {
-  saved: unknown;
-  save(value: unknown): Promise<void>;
+  /** An earlier attempt's, under the stage's name (e.g. `saved.code`); empty on a first one. */
+  saved: StageOutputs;
+  save(value: StageOutputs): Promise<void>;
 }
 
 export interface PullRequestRequest {
