@@ -60,6 +60,29 @@ export interface FakeReviewNote {
   state?: string;
 }
 
+/** A check run as the fake keeps it (`POST/PATCH /repos/{o}/{r}/check-runs`). */
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  external_id?: string;
+  details_url?: string;
+  started_at: string;
+  completed_at?: string;
+  output: { title?: string; summary?: string; text?: string };
+  /** Every annotation sent, in order: an update's are appended, as GitHub does. */
+  annotations: Record<string, unknown>[];
+  /** The app that owns it: only that app may update it. */
+  app: { id: number; slug: string };
+  /** Every body received for it: the create, then each update. */
+  history: unknown[];
+}
+
+/** GitHub's limit of annotations per create or update request. */
+const CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
+
 interface Failure {
   method: string;
   path: string | RegExp;
@@ -156,6 +179,13 @@ export interface FakeGitHub extends FakeHookDeliveries {
   setIssue(number: number, title: string, body: string): void;
   addPull(pull: Omit<FakePull, 'number' | 'state'> & { number?: number }): FakePull;
   addReviewNote(note: FakeReviewNote): void;
+  /** Check runs in creation order (this app's and those added with addCheckRun). */
+  checkRuns: FakeCheckRun[];
+  /** A check run that exists already, e.g. another app's (`app`) of the same name. */
+  addCheckRun(
+    run: Pick<FakeCheckRun, 'name' | 'head_sha'> &
+      Partial<Omit<FakeCheckRun, 'id' | 'name' | 'head_sha'>>,
+  ): FakeCheckRun;
   close(): Promise<void>;
 }
 
@@ -430,6 +460,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const files = new Map<string, string>();
   const issues = new Map<number, { title: string; body: string }>();
   const reviewNotes: (FakeReviewNote & { id: number; at: string })[] = [];
+  const checkRuns: FakeCheckRun[] = [];
+  const ownApp = { id: options.appId ?? 1, slug };
   let nextId = 1000;
   let nextPull = 100;
   let base = '';
@@ -457,6 +489,72 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return pull;
   };
   const repoPath = '/repos/([^/]+)/([^/]+)';
+  const addCheckRun: FakeGitHub['addCheckRun'] = (spec) => {
+    const run: FakeCheckRun = {
+      status: 'queued',
+      conclusion: null,
+      started_at: new Date().toISOString(),
+      output: {},
+      annotations: [],
+      app: ownApp,
+      history: [],
+      ...spec,
+      id: nextId++,
+    };
+    checkRuns.push(run);
+    return run;
+  };
+  const checkRunJson = (r: FakeCheckRun) => ({
+    id: r.id,
+    name: r.name,
+    head_sha: r.head_sha,
+    status: r.status,
+    conclusion: r.conclusion,
+    external_id: r.external_id ?? '',
+    details_url: r.details_url ?? null,
+    html_url: `${base}/runs/${r.id}`,
+    started_at: r.started_at,
+    completed_at: r.completed_at ?? null,
+    output: {
+      title: r.output.title ?? null,
+      summary: r.output.summary ?? null,
+      text: r.output.text ?? null,
+      annotations_count: r.annotations.length,
+    },
+    app: { ...r.app, name: r.app.slug },
+  });
+  type CheckRunBody = Partial<Omit<FakeCheckRun, 'output'>> & {
+    output?: FakeCheckRun['output'] & { annotations?: Record<string, unknown>[] };
+  };
+  /** Applies a create or update body; a 422 reply when GitHub would refuse it. */
+  const applyCheckRun = (run: FakeCheckRun, body: CheckRunBody): Reply | undefined => {
+    const annotations = body.output?.annotations ?? [];
+    if (annotations.length > CHECK_RUN_ANNOTATIONS_PER_REQUEST) {
+      return { status: 422, body: { message: 'Only 50 annotations are allowed per request' } };
+    }
+    if (body.status === 'completed' && !body.conclusion && !run.conclusion) {
+      return { status: 422, body: { message: 'conclusion is required when status is completed' } };
+    }
+    for (const key of ['name', 'status', 'external_id', 'details_url', 'completed_at'] as const) {
+      if (body[key] !== undefined) Object.assign(run, { [key]: body[key] });
+    }
+    if (body.conclusion !== undefined) {
+      run.conclusion = body.conclusion;
+      run.status = 'completed';
+    }
+    if (body.output) {
+      const { title, summary, text } = body.output;
+      run.output = {
+        ...run.output,
+        ...(title === undefined ? {} : { title }),
+        ...(summary === undefined ? {} : { summary }),
+        ...(text === undefined ? {} : { text }),
+      };
+      run.annotations.push(...annotations);
+    }
+    run.history.push(body);
+    return undefined;
+  };
 
   const routes: Route[] = [
     [
@@ -690,6 +788,87 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         body: { requested_reviewers: (req.body as { reviewers?: string[] }).reviewers ?? [] },
       }),
     ],
+    [
+      'POST',
+      new RegExp(`^${repoPath}/check-runs$`),
+      (_, req) => {
+        const body = (req.body ?? {}) as CheckRunBody;
+        if (!body.name || !body.head_sha) {
+          return { status: 422, body: { message: 'name and head_sha are required' } };
+        }
+        const run = addCheckRun({ name: body.name, head_sha: body.head_sha });
+        const refused = applyCheckRun(run, body);
+        if (refused) {
+          checkRuns.splice(checkRuns.indexOf(run), 1);
+          return refused;
+        }
+        return { status: 201, body: checkRunJson(run) };
+      },
+    ],
+    [
+      'PATCH',
+      new RegExp(`^${repoPath}/check-runs/(\\d+)$`),
+      ([, , , id], req) => {
+        const run = checkRuns.find((r) => r.id === Number(id));
+        if (!run) return { status: 404, body: { message: 'Not Found' } };
+        if (run.app.id !== ownApp.id) {
+          return { status: 403, body: { message: 'Invalid app_id `' + ownApp.id + '`' } };
+        }
+        return (
+          applyCheckRun(run, (req.body ?? {}) as CheckRunBody) ?? {
+            status: 200,
+            body: checkRunJson(run),
+          }
+        );
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/check-runs/(\\d+)$`),
+      ([, , , id]) => {
+        const run = checkRuns.find((r) => r.id === Number(id));
+        return run
+          ? { status: 200, body: checkRunJson(run) }
+          : { status: 404, body: { message: 'Not Found' } };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/check-runs/(\\d+)/annotations$`),
+      ([, , , id], req) => {
+        const run = checkRuns.find((r) => r.id === Number(id));
+        if (!run) return { status: 404, body: { message: 'Not Found' } };
+        const perPage = Math.min(Math.max(Number(req.query.per_page ?? 30) || 30, 1), 100);
+        const page = Math.max(Number(req.query.page ?? 1) || 1, 1);
+        return {
+          status: 200,
+          body: run.annotations.slice((page - 1) * perPage, page * perPage),
+        };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/commits/([^/]+)/check-runs$`),
+      ([, , , ref], req) => {
+        let found = checkRuns.filter(
+          (r) =>
+            r.head_sha === ref &&
+            (!req.query.check_name || r.name === req.query.check_name) &&
+            (!req.query.app_id || r.app.id === Number(req.query.app_id)) &&
+            (!req.query.status || r.status === req.query.status),
+        );
+        // GitHub's default filter: the most recent run of each name (per app).
+        if ((req.query.filter ?? 'latest') === 'latest') {
+          found = found.filter(
+            (r) => !found.some((o) => o.name === r.name && o.app.id === r.app.id && o.id > r.id),
+          );
+        }
+        return {
+          status: 200,
+          body: { total_count: found.length, check_runs: found.map(checkRunJson) },
+        };
+      },
+    ],
   ];
 
   const hookDeliveries = createHookDeliveries(() => base);
@@ -796,6 +975,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const at = new Date(Date.UTC(2026, 0, 1) + reviewNotes.length * 60_000).toISOString();
       reviewNotes.push({ ...note, id: nextId++, at });
     },
+    checkRuns,
+    addCheckRun,
     ...hookDeliveries.api,
     async close() {
       await hookDeliveries.close();
