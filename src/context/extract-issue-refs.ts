@@ -9,14 +9,43 @@ export interface PathMention {
   line?: number;
   /** The text as it appeared, for explanations. */
   raw: string;
+  /** A frame of a stack trace (Python, JavaScript or Go), not a path in prose. */
+  trace?: boolean;
 }
 
 export interface IssueRefs {
   paths: PathMention[];
   identifiers: string[];
+  /** Command-line options as written (`--max-age`), each once. */
+  options: string[];
+  /** Quoted error messages and `SomeError: message` lines (message text only). */
+  messages: string[];
+  /** Dotted module or attribute paths (`pkg.sub.module`, `Class.method`). */
+  dotted: string[];
+  /** Names the issue gives to a part of the code ("the utc plugin", `weekOfYear`). */
+  names: string[];
 }
 
 const PY_TRACE = /File "([^"]+)", line (\d+)/g;
+/** `at fn (path:line:col)`, `at path:line:col` (JavaScript), `\tpath.go:123 +0x1f` (Go). */
+const JS_TRACE = /^\s*at (?:.*?\()?((?:[A-Za-z]:)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/gm;
+const GO_TRACE = /^\s+(\/?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/gm;
+const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w-])/gi;
+const ERROR_LINE =
+  /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|panic|error|fatal|FATAL|ERROR|Error)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
+const QUOTED = /(?:^|[\s(:=])(["'“‘])([^"'“”‘’\n]{12,160})(?:["'”’])/g;
+const DOTTED = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$/-])/g;
+/** A noun a maintainer puts after the name of a part of the code ("the utc plugin"). */
+const PART_NOUN =
+  /\b([A-Za-z][\w-]{2,40})\s+(?:plugin|module|package|command|subcommand|component|middleware|extension|backend|driver|adapter|handler|parser|formatter|loader|provider|transport|resolver|balancer|codec|locale|option|setting|hook|filter|field|widget|card|theme|generator)s?\b/gi;
+const COMMON_WORDS = new Set(
+  (
+    'the this that a an my your our their its any each every some new old custom default same ' +
+    'other another which what one two first last main core built builtin internal external ' +
+    'following above below given specific certain different single multiple all no not with ' +
+    'and or is are was be been using use used of in on for to from by as at'
+  ).split(' '),
+);
 const TOKEN_SPLIT = /[\s"'`<>()[\]{},;|*]+/;
 const LINE_SUFFIX = /^(.*?)(?::(\d+))?(?::\d+)?$/;
 const GITHUB_BLOB =
@@ -75,10 +104,12 @@ function identifiersIn(text: string, fromCode: boolean): string[] {
 
 export function extractIssueRefs(text: string): IssueRefs {
   const paths: PathMention[] = [];
-  for (const m of text.matchAll(PY_TRACE)) {
-    const mention = pathFromToken(m[1] ?? '');
-    if (mention) paths.push({ ...mention, line: Number(m[2]) });
-  }
+  for (const re of [PY_TRACE, JS_TRACE, GO_TRACE])
+    for (const m of text.matchAll(re)) {
+      const mention = pathFromToken(m[1] ?? '');
+      if (mention && !/^(node:|internal\/)/.test(m[1] ?? ''))
+        paths.push({ ...mention, line: Number(m[2]), trace: true });
+    }
   for (const token of text.split(TOKEN_SPLIT)) {
     const mention = token ? pathFromToken(token) : undefined;
     const known = (p: PathMention): boolean =>
@@ -93,8 +124,41 @@ export function extractIssueRefs(text: string): IssueRefs {
   for (const id of identifiersIn(prose, false)) identifiers.add(id);
   // A path's own words are not identifiers (`refund.ts` is not a call to `refund`).
   const pathWords = new Set(paths.flatMap((p) => p.path.split(/[/.]/)));
+  const ids = [...identifiers].filter((id) => !pathWords.has(id)).sort();
+  const pathTexts = new Set(paths.map((p) => p.raw));
+  const dotted = new Set<string>();
+  for (const m of text.matchAll(DOTTED)) {
+    const d = m[1] ?? '';
+    if (pathTexts.has(d) || COMMON_DOTTED.test(d) || HAS_EXTENSION.test(d)) continue;
+    if (d.split('.').some((part) => part.length < 2)) continue;
+    dotted.add(d);
+  }
+  const names = new Set<string>(ids);
+  for (const span of codeSpans) {
+    const word = span.trim();
+    if (/^[A-Za-z][\w-]{2,40}$/.test(word)) names.add(word);
+  }
+  for (const m of text.matchAll(PART_NOUN)) {
+    const word = m[1] ?? '';
+    if (!COMMON_WORDS.has(word.toLowerCase())) names.add(word);
+  }
   return {
     paths,
-    identifiers: [...identifiers].filter((id) => !pathWords.has(id)).sort(),
+    identifiers: ids,
+    options: [...new Set([...text.matchAll(OPTION)].map((m) => `--${m[1] ?? ''}`))].sort(),
+    messages: extractMessages(text),
+    dotted: [...dotted].sort(),
+    names: [...names].sort(),
   };
+}
+
+/** Error messages: `XError: message` lines, and quoted sentences of three words or more. */
+function extractMessages(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(ERROR_LINE)) out.add((m[1] ?? '').trim());
+  for (const m of text.matchAll(QUOTED)) {
+    const quoted = (m[2] ?? '').trim();
+    if (quoted.split(/\s+/).length >= 3 && /[a-z]/i.test(quoted)) out.add(quoted);
+  }
+  return [...out].filter((msg) => msg.length >= 8).slice(0, 12);
 }

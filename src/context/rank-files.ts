@@ -1,11 +1,27 @@
 /**
- * Which files an issue is about, best first, each with its score and the reasons for it:
- * paths the issue names, files defining identifiers it names, then BM25 over path words and
- * over content. Deterministic: equal scores are ordered by path.
+ * Which files an issue is about, best first, each with its score and the reasons for it, the
+ * way a maintainer reads an issue: stack-trace frames and paths it names first; then grep-exact
+ * evidence — the files that DEFINE the symbols it names, raise the message it quotes, declare the
+ * `--option` it names, or are named like the part it names (`weekOfYear` →
+ * `src/plugin/weekOfYear/index.js`, `pkg.mod` → `pkg/mod.py`); then word overlap (BM25 over
+ * path and content, scaled so it orders files rather than outweighs evidence). Tests, docs,
+ * changelogs, examples, templates, CI config and build output are demoted unless the issue is
+ * about them or names them; the imports and importers of the best source files get a small
+ * boost (one hop). Equal scores are ordered by structure: a definition before a mention, source
+ * before the rest, shallower before deeper, smaller before larger, then by path.
  */
 import { createBm25Index } from './bm25.js';
 import type { RepoMap, SkippedFile } from './build-repo-map.js';
+import {
+  ABOUT_FACTOR,
+  classifyPath,
+  DEMOTION,
+  kindsTheIssueIsAbout,
+  type PathKind,
+} from './classify-path.js';
+import { filesForDotted, filesNamed, importGraph } from './code-graph.js';
 import { extractIssueRefs, type IssueRefs } from './extract-issue-refs.js';
+import { findDefinitions, findMessage, findOption } from './grep-code.js';
 import { splitWords } from './split-words.js';
 
 export interface RankedFile {
@@ -28,34 +44,95 @@ export interface Ranking {
 
 export const WEIGHTS = {
   namedPath: 100,
+  tracePath: 100,
   namedBasename: 40,
+  dottedModule: 40,
   namedDirectory: 8,
-  definesIdentifier: 20,
-  bm25Path: 2,
-  bm25Content: 1,
+  definesIdentifier: 30,
+  raisesMessage: 30,
+  declaresOption: 25,
+  pathMatchesName: 25,
+  /** BM25 scores are scaled so that the best file gets this many points. */
+  bm25Path: 10,
+  bm25Content: 20,
+  /** Share of a top source file's score its imports and importers receive (one hop). */
+  importHop: 0.15,
 } as const;
+
+/** Evidence that names more files than this says nothing about any of them. */
+const MAX_HITS = 12;
+const HOP_SOURCES = 5;
 
 const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 const round = (n: number): number => Math.round(n * 100) / 100;
+const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+interface Entry {
+  path: string;
+  kind: PathKind;
+  depth: number;
+  bytes: number;
+  score: number;
+  /** Points from structural evidence (named, defines, raises, path match): a definition tier. */
+  evidence: number;
+  /** Named explicitly (path, trace, file name): never demoted. */
+  named: boolean;
+  reasons: string[];
+  focusLines: Set<number>;
+}
+
+const KIND_LABEL: Record<PathKind, string> = {
+  source: 'source',
+  test: 'test',
+  docs: 'docs',
+  changelog: 'changelog',
+  example: 'example',
+  meta: 'issue template/CI config',
+  build: 'build output/generated',
+  vendored: 'vendored',
+  config: 'config/non-source',
+};
 
 export function rankFiles(map: RepoMap, issueText: string): Ranking {
   const refs = extractIssueRefs(issueText);
   const terms = [...new Set(splitWords(issueText))];
-  const entries = map.files.map((f) => ({
+  const entries: Entry[] = map.files.map((f) => ({
     path: f.path,
+    kind: classifyPath(f.path),
+    depth: f.path.split('/').length,
+    bytes: f.bytes,
     score: 0,
-    reasons: [] as string[],
+    evidence: 0,
+    named: false,
+    reasons: [],
     focusLines: new Set<number>(),
   }));
   const byPath = new Map(entries.map((e) => [e.path, e]));
-  const add = (path: string, points: number, reason: string, line?: number): void => {
+  const add = (
+    path: string,
+    points: number,
+    reason: string,
+    line?: number,
+    opts: { evidence?: boolean; named?: boolean } = {},
+  ): void => {
     const entry = byPath.get(path);
     if (!entry) return;
     entry.score += points;
+    if (opts.evidence !== false) entry.evidence += points;
+    if (opts.named) entry.named = true;
     if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
     if (line !== undefined) entry.focusLines.add(line);
   };
+  const paths = map.files.map((f) => f.path);
+  // Grep-exact lookups go over program files: docs and build output mention names, never define them.
+  const code = map.files.filter((f) => {
+    const kind = byPath.get(f.path)?.kind;
+    return kind === 'source' || kind === 'test' || kind === 'config' || kind === 'example';
+  });
+  const sourceCount = (hits: readonly { path: string }[]): number =>
+    Math.max(1, hits.filter((h) => byPath.get(h.path)?.kind === 'source').length);
 
+  // 1. Paths the issue names, stack-trace frames first of all.
   const unavailable: SkippedFile[] = [];
   for (const mention of refs.paths) {
     const p = mention.path.replace(/^\/+/, '');
@@ -66,9 +143,12 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
       for (const f of exact)
         add(
           f.path,
-          WEIGHTS.namedPath / exact.length,
-          `named in the issue (${mention.raw})`,
+          (mention.trace ? WEIGHTS.tracePath : WEIGHTS.namedPath) / exact.length,
+          mention.trace
+            ? `named in a stack trace (${short(mention.raw, 60)})`
+            : `named in the issue (${mention.raw})`,
           mention.line,
+          { named: true },
         );
       continue;
     }
@@ -84,6 +164,7 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
         WEIGHTS.namedBasename / sameName.length,
         `file name named in the issue (${mention.raw})`,
         mention.line,
+        { named: sameName.length <= 3 },
       );
     if (sameName.length === 0 && !p.includes('.')) {
       const under = map.files.filter((f) => f.path.startsWith(`${p}/`));
@@ -96,36 +177,143 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     }
   }
 
-  for (const id of refs.identifiers) {
-    const definers = map.files
-      .map((f) => ({ path: f.path, defs: f.symbols.filter((s) => s.name === id) }))
-      .filter((d) => d.defs.length > 0);
-    if (definers.length === 0 || definers.length > 20) continue; // too common to tell anything
+  // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
+  const symbols = new Set(refs.identifiers);
+  for (const d of refs.dotted)
+    for (const part of d.split('.')) if (part.length >= 3) symbols.add(part);
+  for (const id of [...symbols].slice(0, 60)) {
+    const definers = findDefinitions(code, id);
+    if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
+    const n = sourceCount(definers);
     for (const d of definers)
-      for (const def of d.defs)
-        add(d.path, WEIGHTS.definesIdentifier / definers.length, `defines \`${id}\``, def.line);
+      add(d.path, WEIGHTS.definesIdentifier / n, `defines \`${id}\``, d.line);
   }
 
+  // 3. The module that raises a quoted message; the file that declares a named option.
+  for (const message of refs.messages) {
+    const hits = findMessage(code, message);
+    if (hits.length === 0 || hits.length > MAX_HITS) continue;
+    const n = sourceCount(hits);
+    for (const h of hits)
+      add(
+        h.path,
+        WEIGHTS.raisesMessage / n,
+        `holds the quoted message "${short(message)}"`,
+        h.line,
+      );
+  }
+  for (const option of refs.options) {
+    const hits = findOption(code, option);
+    if (hits.length === 0 || hits.length > MAX_HITS) continue;
+    const n = sourceCount(hits);
+    for (const h of hits)
+      add(h.path, WEIGHTS.declaresOption / n, `declares option ${option}`, h.line);
+  }
+
+  // 4. Names that are file or folder names; dotted module paths.
+  for (const name of refs.names) {
+    const matches = filesNamed(paths, name);
+    const files = matches.filter((m) => m.how === 'file').length;
+    if (matches.length === 0 || files > MAX_HITS) continue;
+    const share = Math.max(1, files);
+    for (const m of matches)
+      add(m.path, (WEIGHTS.pathMatchesName * m.weight) / share, `path matches \`${name}\``);
+  }
+  for (const dotted of refs.dotted) {
+    const hits = filesForDotted(paths, dotted);
+    for (const h of hits)
+      add(h, WEIGHTS.dottedModule / hits.length, `module \`${dotted}\``, undefined, {
+        named: true,
+      });
+  }
+
+  // 5. Word overlap, scaled: it orders files, it does not outweigh evidence.
   if (terms.length > 0 && map.files.length > 0) {
     const pathScores = createBm25Index(map.files.map((f) => splitWords(f.path))).score(terms);
     const contentScores = createBm25Index(map.files.map((f) => splitWords(f.content))).score(terms);
+    const maxPath = Math.max(0, ...pathScores);
+    const maxContent = Math.max(0, ...contentScores);
     entries.forEach((entry, i) => {
-      const pathScore = (pathScores[i] ?? 0) * WEIGHTS.bm25Path;
-      const contentScore = (contentScores[i] ?? 0) * WEIGHTS.bm25Content;
+      const pathScore = maxPath > 0 ? ((pathScores[i] ?? 0) / maxPath) * WEIGHTS.bm25Path : 0;
+      const contentScore =
+        maxContent > 0 ? ((contentScores[i] ?? 0) / maxContent) * WEIGHTS.bm25Content : 0;
       entry.score += pathScore + contentScore;
       if (pathScore > 0) entry.reasons.push(`path words match (${round(pathScore)})`);
       if (contentScore > 0) entry.reasons.push(`content matches (${round(contentScore)})`);
     });
   }
 
+  // 6. Not what a behaviour bug is fixed in: demoted unless the issue is about it or names it.
+  const about = kindsTheIssueIsAbout(issueText);
+  for (const e of entries) {
+    if (e.kind === 'source' || e.named || e.score === 0) continue;
+    const factor = about.has(e.kind) ? ABOUT_FACTOR[e.kind] : DEMOTION[e.kind];
+    e.score *= factor;
+    e.evidence *= factor;
+    e.reasons.push(
+      `${KIND_LABEL[e.kind]}: demoted ×${factor}${about.has(e.kind) ? ' (the issue is about it)' : ''}`,
+    );
+  }
+
+  // 7. One hop through the code: imports and importers of the best source files.
+  const top = entries
+    .filter((e) => e.kind === 'source' && e.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, HOP_SOURCES);
+  if (top.length > 0) {
+    const graph = importGraph(map.files);
+    const importers = new Map<string, string[]>();
+    for (const [from, tos] of graph)
+      for (const to of tos) importers.set(to, [...(importers.get(to) ?? []), from]);
+    const bonus = new Map<string, { points: number; reason: string }>();
+    for (const t of top) {
+      const out = [...(graph.get(t.path) ?? [])];
+      const into = importers.get(t.path) ?? [];
+      const give = (path: string, share: number, reason: string): void => {
+        const points = (t.score * WEIGHTS.importHop) / Math.sqrt(share);
+        const known = bonus.get(path);
+        if (!known || known.points < points) bonus.set(path, { points, reason });
+      };
+      for (const p of out) give(p, out.length, `imported by ${t.path}`);
+      for (const p of into)
+        give(
+          p,
+          into.length,
+          byPath.get(p)?.kind === 'test' ? `test that exercises ${t.path}` : `imports ${t.path}`,
+        );
+    }
+    for (const [path, { points, reason }] of bonus) {
+      const entry = byPath.get(path);
+      if (!entry) continue;
+      const factor =
+        entry.kind === 'source' || entry.named
+          ? 1
+          : about.has(entry.kind)
+            ? ABOUT_FACTOR[entry.kind]
+            : DEMOTION[entry.kind];
+      add(path, points * factor, `${reason} (+${round(points * factor)})`, undefined, {
+        evidence: false,
+      });
+    }
+  }
+
   const files = entries
     .filter((e) => e.score > 0)
-    .map((e) => ({
+    .map((e) => ({ e, score: round(e.score) }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        Number(b.e.evidence > 0) - Number(a.e.evidence > 0) ||
+        Number(b.e.kind === 'source') - Number(a.e.kind === 'source') ||
+        a.e.depth - b.e.depth ||
+        a.e.bytes - b.e.bytes ||
+        (a.e.path < b.e.path ? -1 : a.e.path > b.e.path ? 1 : 0),
+    )
+    .map(({ e, score }) => ({
       path: e.path,
-      score: round(e.score),
+      score,
       reasons: e.reasons,
       focusLines: [...e.focusLines].sort((a, b) => a - b),
-    }))
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    }));
   return { files, refs, terms, unavailable };
 }

@@ -11,12 +11,17 @@ describe('extractIssueRefs', () => {
         'Happens on v1.2.3, e.g. with Node.js 20.',
       ].join('\n'),
     );
+    // Stack-trace frames (Python, then JavaScript) come first and are marked as such.
     expect(refs.paths.map((p) => [p.path, p.line])).toEqual([
       ['/srv/app/billing/invoice.py', 88],
-      ['src/payments/refund.ts', 42],
       ['/home/ci/app/src/payments/refund.ts', 42],
+      ['src/payments/refund.ts', 42],
       ['lib/cart.rb', 10],
       ['docs/guide.md', undefined],
+    ]);
+    expect(refs.paths.filter((p) => p.trace).map((p) => p.path)).toEqual([
+      '/srv/app/billing/invoice.py',
+      '/home/ci/app/src/payments/refund.ts',
     ]);
   });
 

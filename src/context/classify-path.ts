@@ -1,0 +1,181 @@
+/**
+ * What kind of file a path is, as a maintainer sees it at a glance: program source, or one of
+ * the files that describe, check or are produced from it (tests, docs, changelogs, examples,
+ * issue templates and CI config, build output, vendored or generated code, configuration). Only
+ * source is where a behaviour bug is fixed; the others share the issue's words because they talk
+ * about the same feature, so the ranking demotes them unless the issue is about them. Pure.
+ */
+
+export type PathKind =
+  'source' | 'test' | 'docs' | 'changelog' | 'example' | 'meta' | 'build' | 'vendored' | 'config';
+
+const TEST_DIRS = new Set([
+  'test',
+  'tests',
+  'testing',
+  '__tests__',
+  '__test__',
+  'spec',
+  'specs',
+  '__mocks__',
+  'testdata',
+  'test_data',
+  'fixtures',
+  '__fixtures__',
+  'e2e',
+  'integration-tests',
+  'benchmark',
+  'benchmarks',
+  'bench',
+]);
+const DOC_DIRS = new Set(['doc', 'docs', 'documentation', 'website']);
+const EXAMPLE_DIRS = new Set([
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'demo',
+  'demos',
+  'tutorial',
+  'tutorials',
+  'playground',
+  'cookbook',
+]);
+const BUILD_DIRS = new Set(['dist', 'build', 'out', 'lib-cov', 'coverage', 'target', '_build']);
+const VENDOR_DIRS = new Set([
+  'vendor',
+  'vendored',
+  'third_party',
+  'thirdparty',
+  'external',
+  '_vendor',
+]);
+const META_DIRS = new Set([
+  '.github',
+  '.gitlab',
+  '.circleci',
+  '.husky',
+  '.devcontainer',
+  '.vscode',
+]);
+
+/** Program source by extension (configuration, data and prose are not). */
+const SOURCE_EXTENSIONS = new Set(
+  (
+    'js jsx mjs cjs ts tsx mts cts vue svelte py pyi pyx pxd go rs java scala groovy kt kts cs ' +
+    'fs rb php swift c h cc cpp cxx hpp hh m mm ex exs erl lua pl pm r jl dart zig nim hs ml ' +
+    'clj elm sql sh bash zsh ps1 css scss less sass html'
+  ).split(' '),
+);
+const DOC_EXTENSIONS = new Set(['md', 'mdx', 'markdown', 'rst', 'txt', 'adoc', 'asciidoc', 'rdoc']);
+const CHANGELOG =
+  /^(changelog|changes|history|news|releases?|release[-_]notes|whatsnew)([-_.].*)?$/i;
+const PROSE_NAMES =
+  /^(readme|license|licence|copying|authors|contributors|contributing|code_of_conduct|security|support|funding|maintainers|notice)([-_.].*)?$/i;
+const CONFIG_NAMES =
+  /^(package\.json|tsconfig.*\.json|setup\.cfg|setup\.py|pyproject\.toml|tox\.ini|noxfile\.py|conftest\.py|makefile|dockerfile|go\.mod|cargo\.toml|\..*rc(\.\w+)?|.*\.config\.[cm]?[jt]s|.*\.(ya?ml|toml|ini|cfg|lock|json))$/i;
+
+const extensionOf = (name: string): string =>
+  name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+
+export function classifyPath(path: string): PathKind {
+  const segments = path.split('/');
+  const name = segments[segments.length - 1] ?? '';
+  const dirs = segments.slice(0, -1).map((s) => s.toLowerCase());
+  const lower = name.toLowerCase();
+  const ext = extensionOf(name);
+  if (dirs.some((d) => META_DIRS.has(d))) return 'meta';
+  if (dirs.some((d) => VENDOR_DIRS.has(d) || d === 'node_modules' || d === 'site-packages'))
+    return 'vendored';
+  if (dirs.some((d) => BUILD_DIRS.has(d))) return 'build';
+  if (
+    /\.min\.(js|css)$|[.-]bundle\.js$|\.generated\.|_pb2(_grpc)?\.py$|\.pb(\.gw)?\.go$/i.test(lower)
+  )
+    return 'build';
+  if (/_generated\.|^generated[-_]|\.g\.(dart|cs)$/i.test(lower)) return 'build';
+  if (
+    dirs.some((d) => TEST_DIRS.has(d)) ||
+    /\.(test|spec|e2e|stories)\.[cm]?[jt]sx?$/i.test(lower) ||
+    /_test\.(go|py|rb|exs)$/.test(lower) ||
+    /^test_.*\.py$/.test(lower) ||
+    /^conftest\.py$/.test(lower) ||
+    /Tests?\.(java|kt|cs|swift)$/.test(name)
+  )
+    return 'test';
+  if (CHANGELOG.test(name) && !SOURCE_EXTENSIONS.has(ext)) return 'changelog';
+  if (dirs.some((d) => EXAMPLE_DIRS.has(d))) return 'example';
+  if (dirs.some((d) => DOC_DIRS.has(d))) return 'docs';
+  if (DOC_EXTENSIONS.has(ext) || (PROSE_NAMES.test(name) && !SOURCE_EXTENSIONS.has(ext)))
+    return 'docs';
+  if (CONFIG_NAMES.test(lower) || (dirs.length === 0 && /^\./.test(name))) return 'config';
+  if (SOURCE_EXTENSIONS.has(ext)) return 'source';
+  return 'config';
+}
+
+/**
+ * Which kinds the issue is itself about ("the README says…", "a flaky test", "the dist bundle"):
+ * those are not demoted. Explicitly named files are never demoted either (see rank-files.ts).
+ */
+export function kindsTheIssueIsAbout(text: string): Set<PathKind> {
+  const t = text.toLowerCase();
+  const kinds = new Set<PathKind>(['source']);
+  if (/\b(docs?|documentation|readme|docstrings?|typos?|tutorial|guide|man ?page)\b/.test(t))
+    kinds.add('docs');
+  if (/\b(changelog|release notes|changes\.(md|rst|txt)|history\.md)\b/.test(t))
+    kinds.add('changelog');
+  if (
+    /\b(examples?|samples?|demo)\b/.test(t) &&
+    /\b(examples?|samples?|demo)\/|\bthe (examples?|samples?|demo)\b/.test(t)
+  )
+    kinds.add('example');
+  if (
+    /\b(flaky|test suite|unit tests?|tests? (fails?|failing|is failing|are failing|broken)|failing tests?|pytest|jest|mocha|vitest|go test|test coverage|fixtures?)\b/.test(
+      t,
+    )
+  )
+    kinds.add('test');
+  if (
+    /\b(workflows?|github actions|ci|issue templates?|pull request templates?|dependabot)\b/.test(t)
+  )
+    kinds.add('meta');
+  if (/\b(dist|bundle[ds]?|minified|umd|build output|vendored|generated code)\b/.test(t)) {
+    kinds.add('build');
+    kinds.add('vendored');
+  }
+  if (
+    /\b(package\.json|tsconfig|pyproject|setup\.cfg|setup\.py|config(uration)? file|dependenc(y|ies)|go\.mod)\b/.test(
+      t,
+    )
+  )
+    kinds.add('config');
+  return kinds;
+}
+
+/**
+ * Score factor for a kind the issue is not about. Tests stay near (they are useful context, listed
+ * after the code they exercise); docs, examples and build output drop well below source.
+ */
+export const DEMOTION: Record<PathKind, number> = {
+  source: 1,
+  test: 0.3,
+  docs: 0.2,
+  changelog: 0.1,
+  example: 0.25,
+  meta: 0.05,
+  build: 0.05,
+  vendored: 0.1,
+  config: 0.3,
+};
+
+/** Factor when the issue is about the kind: still below source for equal evidence, but close. */
+export const ABOUT_FACTOR: Record<PathKind, number> = {
+  source: 1,
+  test: 0.7,
+  docs: 0.8,
+  changelog: 0.6,
+  example: 0.7,
+  meta: 0.6,
+  build: 0.5,
+  vendored: 0.5,
+  config: 0.7,
+};

@@ -1,0 +1,103 @@
+/**
+ * Grep-exact lookups a maintainer does first: where is `foo` DEFINED (not merely used), which
+ * module raises "the quoted message", which file declares the `--flag` option. Over file
+ * contents, with a cheap `includes` before any regular expression. Pure.
+ */
+
+export interface GrepFile {
+  path: string;
+  content: string;
+}
+
+export interface Hit {
+  path: string;
+  /** 1-based line of the match. */
+  line: number;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function lineAt(content: string, index: number): number {
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1 && i < index; i = content.indexOf('\n', i + 1))
+    line++;
+  return line;
+}
+
+/**
+ * Declarations of `name` in the common languages: `function name`, `class name`, `def name`,
+ * `func name` / `func (r T) name`, `type name`, `const|let|var name =`, `name = function`,
+ * `x.name = …` (prototype and `exports.` assignments), `name: function`, `name(…) {` methods,
+ * Python module-level `name =`.
+ */
+export function definitionPattern(name: string): RegExp {
+  const n = escape(name);
+  return new RegExp(
+    [
+      `\\b(?:function\\*?|class|def|fn|func|interface|struct|trait|enum|type|module|object)\\s+${n}\\b`,
+      `\\bfunc\\s+\\([^)]*\\)\\s*${n}\\s*[(\\[]`,
+      `\\b(?:const|let|var|val)\\s+${n}\\s*[=:]`,
+      `^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?${n}\\s*=\\s*(?:async\\s+)?(?:function|\\(|[A-Za-z_$][\\w$]*\\s*=>)`,
+      `^[\\w$.]*\\.${n}\\s*=(?!=)`,
+      `^\\s+(?:(?:public|private|protected|static|async|readonly|override|get|set)\\s+)*${n}\\s*(?:<[^>\\n]*>)?\\([^)\\n]*\\)\\s*(?::[^{\\n]+)?\\{`,
+      `^\\s+['"]?${n}['"]?\\s*:\\s*(?:async\\s+)?(?:function\\b|\\([^)\\n]*\\)\\s*=>)`,
+      `^${n}\\s*(?::[^=\\n]+)?=(?!=)`,
+    ].join('|'),
+    'm',
+  );
+}
+
+/** Files that define `name`, with the line of the first definition. */
+export function findDefinitions(files: readonly GrepFile[], name: string): Hit[] {
+  const pattern = definitionPattern(name);
+  const out: Hit[] = [];
+  for (const f of files) {
+    if (!f.content.includes(name)) continue;
+    const m = pattern.exec(f.content);
+    if (m) out.push({ path: f.path, line: lineAt(f.content, m.index) });
+  }
+  return out;
+}
+
+/**
+ * The literal pieces of a message that the source can hold verbatim: the text between the
+ * values an f-string, `%s` or template filled in (quoted words, numbers, paths), longest first.
+ */
+export function messageFragments(message: string): string[] {
+  const pieces = message
+    .split(/'[^']*'|"[^"]*"|`[^`]*`|<[^>]*>|\b\d[\w.:-]*|\S*[/\\]\S*|\{[^}]*\}|\[[^\]]*\]/)
+    .map((p) => p.replace(/^[\s:,.;-]+|[\s:,.;-]+$/g, ''))
+    .filter((p) => p.length >= 12 && p.split(/\s+/).length >= 2);
+  return [...new Set(pieces)].sort((a, b) => b.length - a.length).slice(0, 4);
+}
+
+/** Files whose text holds a message's longest literal fragment (or the next one if none does). */
+export function findMessage(files: readonly GrepFile[], message: string): Hit[] {
+  for (const fragment of messageFragments(message)) {
+    const out: Hit[] = [];
+    for (const f of files) {
+      const i = f.content.indexOf(fragment);
+      if (i >= 0) out.push({ path: f.path, line: lineAt(f.content, i) });
+    }
+    if (out.length > 0) return out;
+  }
+  return [];
+}
+
+/** Files that declare a command-line option: the flag as a string literal (`'--max-age'`). */
+export function findOption(files: readonly GrepFile[], option: string): Hit[] {
+  const bare = option.replace(/^-+/, '');
+  const forms = [`"${option}"`, `'${option}'`, `"${option}=`, `'${option}=`, `"${bare}"`];
+  const out: Hit[] = [];
+  for (const f of files) {
+    if (!f.content.includes(bare)) continue;
+    for (const form of forms) {
+      const i = f.content.indexOf(form);
+      if (i >= 0) {
+        out.push({ path: f.path, line: lineAt(f.content, i) });
+        break;
+      }
+    }
+  }
+  return out;
+}
