@@ -7,7 +7,16 @@
  */
 
 export type PathKind =
-  'source' | 'test' | 'docs' | 'changelog' | 'example' | 'meta' | 'build' | 'vendored' | 'config';
+  | 'source'
+  | 'test'
+  | 'docs'
+  | 'changelog'
+  | 'example'
+  | 'meta'
+  | 'build'
+  | 'vendored'
+  | 'config'
+  | 'declarations';
 
 const TEST_DIRS = new Set([
   'test',
@@ -75,6 +84,9 @@ const PROSE_NAMES =
 const CONFIG_NAMES =
   /^(package\.json|tsconfig.*\.json|setup\.cfg|setup\.py|pyproject\.toml|tox\.ini|noxfile\.py|conftest\.py|makefile|dockerfile|go\.mod|cargo\.toml|\..*rc(\.\w+)?|.*\.config\.[cm]?[jt]s|.*\.(ya?ml|toml|ini|cfg|lock|json))$/i;
 
+const TOOLING =
+  /(^|[.-])(conf|config)\.[cm]?[jt]s$|^(gulpfile|gruntfile|jakefile|webpack|rollup|vite|babel|jest|karma|vitest|eslint|prettier|esbuild|tsup)([.-].*)?\.[cm]?[jt]s$/;
+
 const extensionOf = (name: string): string =>
   name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
 
@@ -108,6 +120,10 @@ export function classifyPath(path: string): PathKind {
   if (DOC_EXTENSIONS.has(ext) || (PROSE_NAMES.test(name) && !SOURCE_EXTENSIONS.has(ext)))
     return 'docs';
   if (CONFIG_NAMES.test(lower) || (dirs.length === 0 && /^\./.test(name))) return 'config';
+  // Build and release tooling: `scripts/`, `karma.conf.js`, `gulpfile.js`, `webpack.config.js`.
+  if (dirs[0] === 'scripts' || TOOLING.test(lower)) return 'config';
+  // Type declarations and stubs: where a typing bug is fixed, not a behaviour bug.
+  if (/\.d\.[cm]?ts$/.test(lower)) return 'declarations';
   if (SOURCE_EXTENSIONS.has(ext)) return 'source';
   return 'config';
 }
@@ -119,7 +135,11 @@ export function classifyPath(path: string): PathKind {
 export function kindsTheIssueIsAbout(text: string): Set<PathKind> {
   const t = text.toLowerCase();
   const kinds = new Set<PathKind>(['source']);
-  if (/\b(docs?|documentation|readme|docstrings?|typos?|tutorial|guide|man ?page)\b/.test(t))
+  if (
+    /\b(docs|documentation|documented|docstrings?|typos?|readme\.(md|rst|txt)|in the readme|the readme (says|states|mentions|shows)|tutorial|man ?page)\b/.test(
+      t,
+    )
+  )
     kinds.add('docs');
   if (/\b(changelog|release notes|changes\.(md|rst|txt)|history\.md)\b/.test(t))
     kinds.add('changelog');
@@ -129,7 +149,7 @@ export function kindsTheIssueIsAbout(text: string): Set<PathKind> {
   )
     kinds.add('example');
   if (
-    /\b(flaky|test suite|unit tests?|tests? (fails?|failing|is failing|are failing|broken)|failing tests?|pytest|jest|mocha|vitest|go test|test coverage|fixtures?)\b/.test(
+    /\b(flaky|test suite|tests? (fails?|failing|is failing|are failing|broken|coverage)|failing tests?|(add|missing|write|fix) (a |the )?(unit )?tests?|test helpers?|test fixtures?)\b/.test(
       t,
     )
   )
@@ -148,6 +168,12 @@ export function kindsTheIssueIsAbout(text: string): Set<PathKind> {
     )
   )
     kinds.add('config');
+  if (
+    /\b(typings?|typescript|d\.ts|type definitions?|type declarations?|types\/|tsc|stubs?|mypy|pyright)\b/.test(
+      t,
+    )
+  )
+    kinds.add('declarations');
   return kinds;
 }
 
@@ -165,17 +191,19 @@ export const DEMOTION: Record<PathKind, number> = {
   build: 0.05,
   vendored: 0.1,
   config: 0.3,
+  declarations: 0.5,
 };
 
 /** Factor when the issue is about the kind: still below source for equal evidence, but close. */
 export const ABOUT_FACTOR: Record<PathKind, number> = {
   source: 1,
   test: 0.7,
-  docs: 0.8,
+  docs: 0.6,
   changelog: 0.6,
   example: 0.7,
   meta: 0.6,
   build: 0.5,
   vendored: 0.5,
   config: 0.7,
+  declarations: 1,
 };

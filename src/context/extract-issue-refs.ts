@@ -51,6 +51,9 @@ const LINE_SUFFIX = /^(.*?)(?::(\d+))?(?::\d+)?$/;
 const GITHUB_BLOB =
   /^https?:\/\/[^/]+\/[^/]+\/[^/]+\/(?:blob|tree|raw)\/[^/]+\/(.+?)(?:#L(\d+)(?:-L\d+)?)?$/;
 const HAS_EXTENSION = /(^|\/)[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+/** A dotted name that ends like a file name is a file, not a module path (`dayjs.utc` is not). */
+const FILE_EXTENSION =
+  /\.(m?[jt]sx?|cjs|py|pyi|go|rb|rs|java|kt|md|rst|txt|json|ya?ml|toml|ini|cfg|html?|css|scss|lock|sh|xml|csv|c|h|cpp|hpp|cs|php|swift|vue|svelte|log|env|png|jpe?g|svg)$/i;
 const COMMON_DOTTED = /^(e\.g|i\.e|etc|vs|v\d+(\.\d+)*|node\.js|next\.js|vue\.js|\d+(\.\d+)+)$/i;
 
 function normalise(path: string): string {
@@ -125,11 +128,10 @@ export function extractIssueRefs(text: string): IssueRefs {
   // A path's own words are not identifiers (`refund.ts` is not a call to `refund`).
   const pathWords = new Set(paths.flatMap((p) => p.path.split(/[/.]/)));
   const ids = [...identifiers].filter((id) => !pathWords.has(id)).sort();
-  const pathTexts = new Set(paths.map((p) => p.raw));
   const dotted = new Set<string>();
   for (const m of text.matchAll(DOTTED)) {
     const d = m[1] ?? '';
-    if (pathTexts.has(d) || COMMON_DOTTED.test(d) || HAS_EXTENSION.test(d)) continue;
+    if (COMMON_DOTTED.test(d) || FILE_EXTENSION.test(d)) continue;
     if (d.split('.').some((part) => part.length < 2)) continue;
     dotted.add(d);
   }

@@ -39,6 +39,7 @@ export function definitionPattern(name: string): RegExp {
       `\\b(?:const|let|var|val)\\s+${n}\\s*[=:]`,
       `^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?${n}\\s*=\\s*(?:async\\s+)?(?:function|\\(|[A-Za-z_$][\\w$]*\\s*=>)`,
       `^[\\w$.]*\\.${n}\\s*=(?!=)`,
+      `^\\s+[\\w$.]*\\.${n}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^)\\n]*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>)`,
       `^\\s+(?:(?:public|private|protected|static|async|readonly|override|get|set)\\s+)*${n}\\s*(?:<[^>\\n]*>)?\\([^)\\n]*\\)\\s*(?::[^{\\n]+)?\\{`,
       `^\\s+['"]?${n}['"]?\\s*:\\s*(?:async\\s+)?(?:function\\b|\\([^)\\n]*\\)\\s*=>)`,
       `^${n}\\s*(?::[^=\\n]+)?=(?!=)`,

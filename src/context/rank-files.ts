@@ -90,7 +90,8 @@ const KIND_LABEL: Record<PathKind, string> = {
   meta: 'issue template/CI config',
   build: 'build output/generated',
   vendored: 'vendored',
-  config: 'config/non-source',
+  config: 'config/tooling',
+  declarations: 'type declarations',
 };
 
 export function rankFiles(map: RepoMap, issueText: string): Ranking {

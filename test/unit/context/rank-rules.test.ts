@@ -1,0 +1,176 @@
+/**
+ * The maintainer's rules of the ranking (issue #18), one at a time, on small literal
+ * repositories. Each test fails without its rule.
+ */
+import { rankFiles } from '../../../src/context/rank-files.js';
+import { mapOf } from './map-of.js';
+
+const order = (files: Record<string, string>, issue: string): string[] =>
+  rankFiles(mapOf(files), issue).files.map((f) => f.path);
+const reasonsOf = (files: Record<string, string>, issue: string, path: string): string[] =>
+  rankFiles(mapOf(files), issue).files.find((f) => f.path === path)?.reasons ?? [];
+
+const noise = Object.fromEntries(
+  Array.from({ length: 30 }, (_, i) => [
+    `src/module${i}/handler${i}.js`,
+    `export function handle${i}(order) {\n  return order.total * ${i};\n}\n`,
+  ]),
+);
+
+describe('ranking rules', () => {
+  it('puts source above docs, changelogs, issue templates, tests and build output for a behaviour bug', () => {
+    const words = 'the parser drops the timezone offset when formatting a date with a timezone';
+    const files = {
+      ...noise,
+      'src/format.js': `export function format(date, timezone) {\n  // offset\n  return date;\n}\n`,
+      'README.md': `# Formatting\n${words}\n${words}\n`,
+      'docs/zh/README.md': `${words}\n${words}\n`,
+      'CHANGELOG.md': `- ${words}\n`,
+      '.github/ISSUE_TEMPLATE/bug.md': `Describe the bug: ${words}\n`,
+      'test/format.test.js': `// ${words}\n// ${words}\nformat(date, timezone)\n`,
+      'dist/lib.cjs': `function format(date, timezone){/* ${words} ${words} */}\n`,
+    };
+    const ranked = order(files, 'Formatting a date drops the timezone offset');
+    expect(ranked[0]).toBe('src/format.js');
+    expect(reasonsOf(files, 'Formatting drops the timezone offset', 'README.md')).toContain(
+      'docs: demoted ×0.2',
+    );
+    expect(
+      reasonsOf(files, 'Formatting drops the timezone offset', '.github/ISSUE_TEMPLATE/bug.md'),
+    ).toContain('issue template/CI config: demoted ×0.05');
+  });
+
+  it('does not demote docs when the issue is about the documentation, nor a file it names', () => {
+    const files = {
+      ...noise,
+      'src/format.js': 'export function format(date) {\n  return date;\n}\n',
+      'docs/format.md': '# format\nThe format function pads the year.\nformat pads year\n',
+    };
+    expect(order(files, 'The documentation of format says it pads the year')[0]).toBe(
+      'docs/format.md',
+    );
+    expect(order(files, 'docs/format.md is wrong about format')[0]).toBe('docs/format.md');
+  });
+
+  it('ranks the file that DEFINES a named symbol above files that only mention it', () => {
+    const mentions = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [
+        `src/use${i}.js`,
+        'const w = d.week()\nconst x = d.week() + d.week() // week week week\n',
+      ]),
+    );
+    const files = {
+      ...noise,
+      ...mentions,
+      'src/plugin/calendar/index.js':
+        'export default (o, c) => {\n  const proto = c.prototype\n  proto.week = function (week = null) {\n    return 1\n  }\n}\n',
+    };
+    const ranking = rankFiles(mapOf(files), '`.week()` returns the wrong week number');
+    expect(ranking.files[0]?.path).toBe('src/plugin/calendar/index.js');
+    expect(ranking.files[0]?.reasons[0]).toBe('defines `week`');
+    expect(ranking.files[0]?.focusLines).toEqual([3]);
+  });
+
+  it('finds Python and Go definitions of `Class.method` and `func`', () => {
+    const files = {
+      ...noise,
+      'pkg/session.py': 'class Session:\n    def merge_environment(self, env):\n        pass\n',
+      'pkg/api.py': 'from .session import Session\nSession().merge_environment(None)\n',
+      'server/serve.go': 'package server\n\nfunc (s *Server) GracefulStop() {\n}\n',
+      'server/use.go': 'package server\n\nfunc run() { s.GracefulStop() }\n',
+    };
+    expect(order(files, '`Session.merge_environment` ignores proxies')[0]).toBe('pkg/session.py');
+    expect(order(files, 'GracefulStop() hangs forever')[0]).toBe('server/serve.go');
+  });
+
+  it('finds the module that raises a quoted error message and the file declaring an --option', () => {
+    const files = {
+      ...noise,
+      'src/errors.py':
+        'def check(n):\n    raise ValueError(f"Cannot merge {n} frames with different shapes")\n',
+      'src/cli.py': 'parser.add_argument("--max-depth", type=int)\n',
+      'src/other.py': 'def merge(frames, shapes):\n    return frames\n',
+    };
+    const err = rankFiles(
+      mapOf(files),
+      'Traceback:\nValueError: Cannot merge 3 frames with different shapes',
+    );
+    expect(err.files[0]?.path).toBe('src/errors.py');
+    expect(err.files[0]?.reasons[0]).toMatch(/^holds the quoted message/);
+    const opt = rankFiles(mapOf(files), 'Passing --max-depth 3 is ignored');
+    expect(opt.files[0]?.path).toBe('src/cli.py');
+    expect(opt.files[0]?.reasons[0]).toBe('declares option --max-depth');
+  });
+
+  it('follows a name to the file or folder named like it (case/kebab/snake/camel-insensitive)', () => {
+    const files = {
+      ...noise,
+      'src/plugin/weekOfYear/index.js': 'export default (o, c) => {}\n',
+      'src/plugin/isoWeek/index.js': 'export default (o, c) => { /* week of year */ }\n',
+      'lib/quarter-of-year.py': 'def q(d):\n    return d\n',
+    };
+    const ranking = rankFiles(mapOf(files), 'The weekOfYear plugin returns 53 for a date');
+    expect(ranking.files[0]?.path).toBe('src/plugin/weekOfYear/index.js');
+    expect(ranking.files[0]?.reasons).toContain('path matches `weekOfYear`');
+    expect(order(files, '`quarter_of_year` is off by one')[0]).toBe('lib/quarter-of-year.py');
+  });
+
+  it('resolves a dotted module path to its file', () => {
+    const files = {
+      ...noise,
+      'astro/io/fits/header.py': 'X = 1\n',
+      'astro/io/fits/card.py': 'Y = 2\n',
+    };
+    expect(order(files, 'astro.io.fits.header.Header.fromstring fails')[0]).toBe(
+      'astro/io/fits/header.py',
+    );
+  });
+
+  it('ranks a stack-trace frame first, saying so', () => {
+    const files = { ...noise, 'lib/core/dispatch.js': 'module.exports = function dispatch() {}\n' };
+    const ranking = rankFiles(
+      mapOf(files),
+      'TypeError: x is undefined\n    at dispatch (/app/node_modules/axios/lib/core/dispatch.js:12:7)',
+    );
+    expect(ranking.files[0]?.path).toBe('lib/core/dispatch.js');
+    expect(ranking.files[0]?.reasons[0]).toMatch(/^named in a stack trace/);
+    expect(ranking.files[0]?.focusLines).toEqual([12]);
+  });
+
+  it('boosts the imports and importers of a top hit one hop, and lists its test after it', () => {
+    const files = {
+      ...noise,
+      'src/refund.js':
+        "import { round } from './money.js'\nexport function computeRefund(o) {\n  return round(o)\n}\n",
+      'src/money.js': 'export function round(x) {\n  return x\n}\n',
+      'src/other-money.js': 'export function roundDown(x) {\n  return x\n}\n',
+      'test/refund.test.js': "import { computeRefund } from '../src/refund.js'\ncomputeRefund(1)\n",
+    };
+    const ranking = rankFiles(mapOf(files), '`computeRefund` returns too much');
+    const paths = ranking.files.map((f) => f.path);
+    expect(paths[0]).toBe('src/refund.js');
+    expect(paths.indexOf('src/money.js')).toBeLessThan(paths.indexOf('src/other-money.js') >>> 0);
+    expect(ranking.files.find((f) => f.path === 'src/money.js')?.reasons[0]).toMatch(
+      /^imported by src\/refund\.js/,
+    );
+    expect(paths.indexOf('test/refund.test.js')).toBeGreaterThan(0);
+    expect(ranking.files.find((f) => f.path === 'test/refund.test.js')?.reasons.join('; ')).toMatch(
+      /test that exercises src\/refund\.js/,
+    );
+  });
+
+  it('breaks ties by structure: shallower, then smaller, not by path', () => {
+    const body = 'export function unrelated() {}\n';
+    const files = {
+      'a/deep/er/zebra.js': body,
+      'z/zebra.js': `${body}// padding padding\n`,
+      'y/zebra.js': body,
+    };
+    // Same path-name evidence for all three: y/ and z/ are shallower; y/ is smaller than z/.
+    expect(order(files, 'the zebra module')).toEqual([
+      'y/zebra.js',
+      'z/zebra.js',
+      'a/deep/er/zebra.js',
+    ]);
+  });
+});
