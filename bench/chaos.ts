@@ -44,7 +44,7 @@ import { BODY, delivered, newDelivery, TITLE, type Delivery } from './chaos/trig
 const SECRET = 'bench-chaos-webhook-secret';
 const API_KEY = 'sk-bench-chaos-0123456789abcdefXYZ';
 const PREFIX = 'chaos';
-const CONFIG = 'validate:\n  - node test.js\n';
+const CONFIG = 'reproduce: off\nvalidate:\n  - node test.js\n';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string): void => console.error(`chaos: ${msg}`);

@@ -1,8 +1,13 @@
 /** Data contracts shared by stages (DESIGN.md §3). Names are kept; fields may grow. */
 
 /** The pipeline's stages, in order: one list for the in-process runner and the queue. */
-export const STAGES = ['triage', 'plan', 'code', 'pr'] as const;
+export const STAGES = ['triage', 'plan', 'reproduce', 'code', 'pr'] as const;
 export type StageName = (typeof STAGES)[number];
+
+/** One value per stage, in `STAGES` order: the queue layer's per-stage records come from here. */
+export function byStage<T>(make: (stage: StageName) => T): Record<StageName, T> {
+  return Object.fromEntries(STAGES.map((stage) => [stage, make(stage)])) as Record<StageName, T>;
+}
 
 /** A step a run reports progress for or fails in: a stage, or a step within one. */
 export type StepName = StageName | 'workspace' | 'setup' | 'validate' | 'commit';
@@ -127,10 +132,28 @@ export interface PullRequestOutput {
   pr?: { number: number; url: string; draft: boolean };
 }
 
+/** A test that shows the bug: it failed on the base commit; the fix must make it pass. */
+export interface Reproduction {
+  /** Repository-relative path of the new test file; committed with the fix. */
+  path: string;
+  content: string;
+  /** Runs just this test (a runner and the path). */
+  command: string;
+  test_name: string;
+  /** The failing part of its output on the base commit. */
+  base_failure: string;
+}
+
+/** The reproduce stage's output: the test, or why there is none (then the run goes on). */
+export type ReproductionOutput =
+  | ({ status: 'reproduced'; duration_ms: number } & Reproduction)
+  | { status: 'skipped' | 'not-reproduced'; reason: string; duration_ms: number };
+
 /** Each stage's output, by stage: the compiler checks every stage against this one map. */
 export interface StageOutputMap {
   triage: TriageResult;
   plan: FixPlan;
+  reproduce: ReproductionOutput;
   code: CodeOutput;
   pr: PullRequestOutput;
 }

@@ -83,7 +83,10 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
   const bare = join(sample.root, 'remote.git');
   execFileSync('git', ['clone', '--quiet', '--bare', sample.dir, bare]);
   const workdir = mkdtempSync(join(tmpdir(), 'autofix-bench-overhead-'));
-  github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nsandbox: auto\n');
+  github.setFile(
+    '.github/autofix.yml',
+    'reproduce: off\nvalidate:\n  - node test.js\nsandbox: auto\n',
+  );
   const settings = readSettings({
     OPENAI_BASE_URL: llm.baseUrl,
     OPENAI_API_KEY: 'sk-bench-overhead-0000000000000000',

@@ -53,6 +53,15 @@ export function printRunReport(
     for (const w of r.code.warnings) lines.push(`  warning: ${w}`);
     if (r.code.repairs > 0) lines.push(`Repairs: ${r.code.repairs}`);
   }
+  if (report.stopped) lines.push(`Stopped: ${report.stopped}`);
+  if (r?.reproduction) {
+    const rep = r.reproduction;
+    lines.push(
+      rep.status === 'reproduced'
+        ? `Reproduction: ${rep.path} (${rep.command}) failed on the base commit, passes with the fix`
+        : `Reproduction: none (${rep.reason})`,
+    );
+  }
   if (report.failure) {
     lines.push(
       `Failed in ${report.failure.stage} (${report.failure.code}); everything was rolled back:`,

@@ -17,6 +17,8 @@ const stageModels = z
     triage: z.string().min(1).optional(),
     /** Model for the planner stage. */
     plan: z.string().min(1).optional(),
+    /** Model for the reproducer (the failing test before the fix); defaults to `code`'s. */
+    reproduce: z.string().min(1).optional(),
     /** Model for the code agent and code fixer. */
     code: z.string().min(1).optional(),
     /** Model for the PR summary paragraph. */
@@ -59,6 +61,13 @@ export const repoConfigSchema = z
      * failure that already exists there is reported as pre-existing, not blamed on the change.
      */
     baseline: z.boolean().default(true),
+    /**
+     * A test that shows the bug, written before the fix: it must fail on the base commit (for the
+     * reason the issue gives, not a load error) and pass with the fix, and it is committed with
+     * it. `auto`: for issues triaged as bugs in repositories with `validate` commands; when none
+     * can be written the run says so and goes on. `required`: the run stops without one. `off`.
+     */
+    reproduce: z.enum(['auto', 'required', 'off']).default('auto'),
     /** Extra glob patterns the bot must never write. */
     protected_paths: z.array(z.string().min(1)).default([]),
     /** When non-empty, the bot may write only paths matching one of these globs. */
@@ -100,6 +109,15 @@ export const repoConfigSchema = z
     labels: z.array(z.string().min(1)).default(['autofix']),
   })
   .strict();
+
+/** The model a stage uses: its own from `models`, else (reproduce) the code stage's, else the default. */
+export function stageModelOf(
+  models: RepoConfig['models'],
+  stage: keyof RepoConfig['models'],
+  fallback: string,
+): string {
+  return models[stage] ?? (stage === 'reproduce' ? models.code : undefined) ?? fallback;
+}
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;
 

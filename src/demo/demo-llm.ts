@@ -10,15 +10,18 @@ import {
   DEMO_PLAN,
   DEMO_PR_SUMMARY,
   DEMO_REPAIR_DIFF,
+  DEMO_REPRODUCTION,
   DEMO_TRIAGE,
 } from './sample.js';
 
-export type DemoAgent = 'triage' | 'planner' | 'code-agent' | 'code-fixer' | 'pr-generator';
+export type DemoAgent =
+  'triage' | 'planner' | 'reproducer' | 'code-agent' | 'code-fixer' | 'pr-generator';
 
 /** How each agent's system prompt (agents/*.md) introduces it. */
 const INTRODUCTIONS: readonly [DemoAgent, RegExp][] = [
   ['triage', /You are the triage agent of Autofix/],
   ['planner', /You are the planner agent of Autofix/],
+  ['reproducer', /You are the reproducer agent of Autofix/],
   ['code-agent', /You are the code agent of Autofix/],
   ['code-fixer', /You are the code fixer of Autofix/],
   ['pr-generator', /You are the pull-request writer of Autofix/],
@@ -36,6 +39,7 @@ export function agentOf(request: RecordedRequest): DemoAgent | undefined {
 const ANSWERS: Record<DemoAgent, string> = {
   triage: JSON.stringify(DEMO_TRIAGE),
   planner: JSON.stringify(DEMO_PLAN),
+  reproducer: JSON.stringify(DEMO_REPRODUCTION),
   'code-agent': DEMO_FIRST_DIFF,
   'code-fixer': DEMO_REPAIR_DIFF,
   'pr-generator': JSON.stringify(DEMO_PR_SUMMARY),

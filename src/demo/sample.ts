@@ -217,3 +217,21 @@ export async function writeDemoRepo(dir: string): Promise<void> {
   await runGit(['add', '--all'], { cwd: dir });
   await runGit(['commit', '--quiet', '-m', 'pager 1.2.0'], { cwd: dir, env: IDENTITY });
 }
+
+/** The reproducer's test: fails on the base commit (page 1 starts at item 11), passes fixed. */
+export const DEMO_REPRODUCTION = {
+  path: 'test/issue-7-first-page.test.js',
+  content: `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { paginate } from '../src/index.js';
+
+const results = Array.from({ length: 25 }, (_, i) => i + 1);
+
+test('page 1 of 25 results holds items 1-10, page 3 items 21-25 (#7)', () => {
+  assert.deepEqual(paginate(results, 1, 10).items, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(paginate(results, 3, 10).items, [21, 22, 23, 24, 25]);
+});
+`,
+  command: 'node --test test/issue-7-first-page.test.js',
+  test_name: 'page 1 of 25 results holds items 1-10, page 3 items 21-25 (#7)',
+};

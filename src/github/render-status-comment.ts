@@ -103,6 +103,8 @@ export function renderStatusComment(input: StatusCommentInput): string {
         ].join('\n'),
     );
   }
+  // The test's name is the model's words: neutralised like LLM text.
+  if (facts.reproduction) parts.push(`**Reproduction:** ${text(facts.reproduction)}`);
   if (facts.validation) {
     const after =
       facts.repairs && facts.repairs > 0

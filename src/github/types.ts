@@ -43,6 +43,8 @@ export interface StatusFacts {
   planSteps?: string[];
   files?: { path: string; operation: string }[];
   validation?: ValidationRow[];
+  /** The reproduce stage's word: the test that fails on the base commit, or why there is none. */
+  reproduction?: string;
   /** Repair rounds the code stage needed before validation passed. */
   repairs?: number;
   /**

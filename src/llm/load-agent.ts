@@ -22,6 +22,7 @@ export const AGENT_NAMES = [
   'code-agent',
   'code-fixer',
   'pr-generator',
+  'reproducer',
 ] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 

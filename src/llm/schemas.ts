@@ -86,11 +86,27 @@ export const prSummarySchema = z.object({
   summary: z.string().trim().min(20, 'must be a full sentence or two').max(2000),
 }) satisfies z.ZodType<PrSummary, unknown>;
 
+/** The reproducer's answer: one new test file and the command that runs just it. */
+export interface ReproductionAnswer {
+  path: string;
+  content: string;
+  command: string;
+  test_name: string;
+}
+
+export const reproductionAnswerSchema = z.object({
+  path: z.string().trim().min(1).max(300),
+  content: z.string().min(1).max(20_000),
+  command: z.string().trim().min(1).max(300),
+  test_name: z.string().trim().min(1).max(200),
+}) satisfies z.ZodType<ReproductionAnswer, unknown>;
+
 /** Output schemas by the name agent front matter uses (`output_schema:`). */
 export const OUTPUT_SCHEMAS = {
   TriageResult: triageResultSchema,
   FixPlan: fixPlanSchema,
   PrSummary: prSummarySchema,
+  ReproductionAnswer: reproductionAnswerSchema,
 } as const;
 
 export type OutputSchemaName = keyof typeof OUTPUT_SCHEMAS;

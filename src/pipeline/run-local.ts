@@ -9,7 +9,12 @@ import { createRedactor, type Redactor } from '../artifacts/redact.js';
 import { runIdFor } from '../artifacts/run-id.js';
 import { createRunLog, type RunLog } from '../artifacts/run-log.js';
 import type { Settings } from '../config/env.js';
-import { parseRepoConfig, type EditFormat, type RepoConfig } from '../config/repo-config.js';
+import {
+  parseRepoConfig,
+  stageModelOf,
+  type EditFormat,
+  type RepoConfig,
+} from '../config/repo-config.js';
 import { AutofixError, toErrorShape } from '../errors.js';
 import {
   checkSandbox,
@@ -24,13 +29,16 @@ import { runGit } from '../git/run-git.js';
 import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
 import type { Logger } from '../logger.js';
-import type {
-  CodeSummary,
-  Commit,
-  FixPlan,
-  StageOutputs,
-  StepName,
-  TriageResult,
+import {
+  STAGES,
+  type CodeSummary,
+  type Commit,
+  type FixPlan,
+  type ReproductionOutput,
+  type StageName,
+  type StageOutputs,
+  type StepName,
+  type TriageResult,
 } from '../contracts.js';
 import type { ProgressEvent } from './ports.js';
 import { RunFailure, runStages } from './run-stages.js';
@@ -61,6 +69,7 @@ export interface LocalRunOptions {
 export interface RunIssueResult {
   triage?: TriageResult;
   plan?: FixPlan;
+  reproduction?: ReproductionOutput;
   code?: CodeSummary;
   commit?: Commit;
   pr?: { title: string; body: string };
@@ -71,7 +80,9 @@ export interface RunIssueResult {
 export interface LocalRunReport {
   runId: string;
   artifactsDir: string;
-  outcome: 'success' | 'dry-run' | 'failed';
+  /** `stopped`: a stage ended the run without an error (why: `stopped`); nothing was written. */
+  outcome: 'success' | 'dry-run' | 'stopped' | 'failed';
+  stopped?: string;
   result?: RunIssueResult;
   failure?: { stage: string; code: string; message: string };
   prFile?: string;
@@ -186,8 +197,8 @@ export async function runLocal(
     title: sanitizeUntrustedText(raw.title),
     body: sanitizeUntrustedText(raw.body),
   };
-  const model = (stage: 'triage' | 'plan' | 'code' | 'pr'): string =>
-    options.model ?? config.models[stage] ?? settings.model;
+  const model = (stage: StageName): string =>
+    options.model ?? stageModelOf(config.models, stage, settings.model);
   const replaceBranch = options.dryRun
     ? undefined
     : await earlierBranch(repo, config.branch_prefix, options.number, options.fresh ?? false);
@@ -197,7 +208,7 @@ export async function runLocal(
     head: pre.head,
     issue,
     config,
-    models: ['triage', 'plan', 'code', 'pr'].map((s) => model(s as 'triage')),
+    models: STAGES.map(model),
     dryRun: Boolean(options.dryRun),
   });
   const artifactsDir = options.artifactsDir ?? join(settings.workdir, 'runs', runId);
@@ -277,7 +288,8 @@ export async function runLocal(
     const result = resultOf(run.outputs, run.stage);
     for (const note of result.code?.notes.user ?? []) runLog.userOutput(note);
     report.result = result;
-    report.outcome = options.dryRun ? 'dry-run' : 'success';
+    report.outcome = run.stop ? 'stopped' : options.dryRun ? 'dry-run' : 'success';
+    if (run.stop) report.stopped = redact(run.stop);
     if (result.pr)
       report.prFile = runLog.text('pull-request.md', `# ${result.pr.title}\n\n${result.pr.body}`);
     if (result.commit) {
@@ -304,6 +316,8 @@ export async function runLocal(
       stages,
       triage: report.result?.triage ?? null,
       plan: report.result?.plan ?? null,
+      reproduction: report.result?.reproduction ?? null,
+      stopped: report.stopped ?? null,
       commit: report.result?.commit
         ? {
             sha: report.result.commit.sha,
@@ -337,6 +351,7 @@ function resultOf(outputs: StageOutputs, stage: StepName): RunIssueResult {
     stage,
     ...(outputs.triage ? { triage: outputs.triage } : {}),
     ...(outputs.plan ? { plan: outputs.plan } : {}),
+    ...(outputs.reproduce ? { reproduction: outputs.reproduce } : {}),
     ...(outputs.code ? { code: outputs.code.code, commit: outputs.code.commit } : {}),
     ...(outputs.pr ? { pr: { title: outputs.pr.title, body: outputs.pr.body } } : {}),
   };

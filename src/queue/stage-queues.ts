@@ -1,6 +1,7 @@
 /** The four stage queues, sharing one producer connection and one key prefix. */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { byStage } from '../contracts.js';
 import { STAGES, type RunJobData, type StageName } from './types.js';
 
 export type StageQueues = Record<StageName, Queue<RunJobData>>;
@@ -31,7 +32,7 @@ export function createStageQueues(
 ): StageQueues {
   const make = (name: StageName): Queue<RunJobData> =>
     new Queue<RunJobData>(name, { connection, prefix, defaultJobOptions: jobOptions(retry) });
-  return { triage: make('triage'), plan: make('plan'), code: make('code'), pr: make('pr') };
+  return byStage(make);
 }
 
 export async function closeStageQueues(queues: StageQueues): Promise<void> {

@@ -7,11 +7,15 @@ import { Worker, type Job } from 'bullmq';
 import { failRun } from './end-run.js';
 import { createStageJobProcessor, type StageJobResult } from './stage-job-processor.js';
 import type { StageRuntime } from './stage-runtime.js';
+import { byStage } from '../contracts.js';
 import { STAGES, type RunJobData, type StageName } from './types.js';
 
 export type StageConcurrency = Record<StageName, number>;
 
-export const DEFAULT_CONCURRENCY: StageConcurrency = { triage: 4, plan: 4, code: 2, pr: 4 };
+/** Stages that run repository code (setup, tests) take a worker's CPU: fewer at once. */
+export const DEFAULT_CONCURRENCY: StageConcurrency = byStage((stage) =>
+  stage === 'code' || stage === 'reproduce' ? 2 : 4,
+);
 
 export interface WorkerPoolOptions {
   runtime: Omit<StageRuntime, 'shutdown'>;
@@ -94,12 +98,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     return worker;
   };
 
-  const workers = {
-    triage: make('triage'),
-    plan: make('plan'),
-    code: make('code'),
-    pr: make('pr'),
-  };
+  const workers = byStage(make);
 
   let closing: Promise<{ forced: boolean }> | undefined;
   return {

@@ -5,6 +5,7 @@
  */
 import type { Redactor } from '../artifacts/redact.js';
 import type { Settings } from '../config/env.js';
+import { stageModelOf } from '../config/repo-config.js';
 import type { SandboxPolicy } from '../exec/index.js';
 import { checkoutBranchTip } from '../git/branch.js';
 import {
@@ -37,7 +38,7 @@ export interface AppStageDeps {
 }
 
 export function modelFor(job: RunJobData, settings: Settings, stage: StageName): string {
-  return job.config.models[stage] ?? settings.model;
+  return stageModelOf(job.config.models, stage, settings.model);
 }
 
 /** An LLM client for one stage: the run's remaining budget, tokens counted into /metrics. */

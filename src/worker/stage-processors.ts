@@ -146,6 +146,7 @@ export function createStageProcessors(
   return {
     triage: stageProcessor('triage', table, deps),
     plan: stageProcessor('plan', table, deps),
+    reproduce: stageProcessor('reproduce', table, deps),
     code: stageProcessor('code', table, deps),
     pr: stageProcessor('pr', table, deps),
   };

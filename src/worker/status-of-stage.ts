@@ -10,6 +10,10 @@ const PATCHERS: Patchers = {
     planSteps: plan.plan_steps.map((s) => s.description),
     files: plan.file_changes.map((c) => ({ path: c.path, operation: c.operation.toLowerCase() })),
   }),
+  reproduce: (r) =>
+    r.status === 'reproduced'
+      ? { reproduction: `\`${r.test_name}\` fails on the base commit` }
+      : { reproduction: r.reason },
   code: ({ code }) => ({
     files: code.changes.map((c) => ({ path: c.path, operation: c.operation })),
     validation: code.validation.map((v) => ({

@@ -83,7 +83,7 @@ describe('first contact in a browser', () => {
   async function configuredServe(env: Record<string, string> = {}) {
     github = await startFakeGitHub({ appPublicKey: keys.publicKey });
     github.setPermission('maintainer', 'write');
-    github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\n');
+    github.setFile('.github/autofix.yml', 'reproduce: off\nvalidate:\n  - node test.js\n');
     const prefix = `autofix-fc-${randomUUID().slice(0, 8)}`;
     prefixes.push(prefix);
     const server = await serve(

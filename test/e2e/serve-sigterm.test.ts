@@ -9,6 +9,7 @@
  * Processes are found by a token on their command line, not by pids the script reports: under
  * bwrap the script runs in its own PID namespace, where `process.pid` means nothing on the host.
  */
+import { STAGES } from '../../src/contracts.js';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -148,7 +149,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
     async (sandbox, issueNumber) => {
       token = `autofix-sigterm-${randomUUID().slice(0, 8)}`;
       const config =
-        `validate:\n  - node slow-test.js ${token}\n  - node test.js\n` +
+        `reproduce: off\nvalidate:\n  - node slow-test.js ${token}\n  - node test.js\n` +
         'env_passthrough: [SLOW_TEST_BLOCK]\n';
       github = await startFakeGitHub({ appPublicKey: keys.publicKey });
       github.setPermission('maintainer', 'write');
@@ -271,7 +272,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       expect(job.attemptsMade).toBe(0);
       expect(['delayed', 'wait']).toContain(await job.getState());
       expect(job.data).toMatchObject({ issue: { number: issueNumber } });
-      for (const stage of ['triage', 'plan', 'code', 'pr']) {
+      for (const stage of STAGES) {
         expect(await inspect(stage).getFailedCount()).toBe(0);
       }
       expect(await inspect('pr').getJobCountByTypes('wait', 'delayed', 'active')).toBe(0);

@@ -57,7 +57,7 @@ export function createSampleRepo(
         "if (double(4) !== 8) { console.error('FAIL double(4)'); process.exit(1); }\n" +
         "console.log('all tests passed');\n",
       'README.md': '# calc\n\nTiny calculator.\n',
-      '.github/autofix.yml': options.config ?? 'validate:\n  - node test.js\n',
+      '.github/autofix.yml': options.config ?? 'reproduce: off\nvalidate:\n  - node test.js\n',
       ...options.files,
     },
   });

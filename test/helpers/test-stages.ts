@@ -60,6 +60,11 @@ const defaults: StageFns = {
       },
       status: { planSteps: ['Fix the typo in README.md'] },
     }),
+  reproduce: () =>
+    Promise.resolve({
+      kind: 'continue',
+      output: { status: 'skipped', reason: 'reproduce: off', duration_ms: 0 },
+    }),
   code: (job) =>
     Promise.resolve({
       kind: 'continue',
@@ -134,7 +139,13 @@ export function createTestStages(overrides: Partial<StageFns> = {}): TestStages 
       return fn(job, ctx);
     };
   return {
-    processors: { triage: wrap('triage'), plan: wrap('plan'), code: wrap('code'), pr: wrap('pr') },
+    processors: {
+      triage: wrap('triage'),
+      plan: wrap('plan'),
+      reproduce: wrap('reproduce'),
+      code: wrap('code'),
+      pr: wrap('pr'),
+    },
     calls,
   };
 }

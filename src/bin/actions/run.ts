@@ -62,7 +62,9 @@ export async function run(flags: RunFlags, command: Command): Promise<void> {
     );
     progress.stop();
     printRunReport(report, process.stdout, { showDiff: flags.showDiff === true });
-    process.exitCode = report.outcome === 'failed' ? EXIT.FAILED : EXIT.OK;
+    // A stop (e.g. `reproduce: required` without a reproduction) produced no fix either.
+    process.exitCode =
+      report.outcome === 'failed' || report.outcome === 'stopped' ? EXIT.FAILED : EXIT.OK;
   } catch (err) {
     // Before the run started: usage or configuration.
     console.error(`autofix run: ${err instanceof Error ? err.message : String(err)}`);

@@ -56,6 +56,7 @@ export function createCodeWorkspace(
     ValidationOptions,
     'skipSetup' | 'home' | 'tmpDir' | 'readOnlyPaths' | 'setupCache'
   >,
+  mustPass?: readonly string[],
 ): CodeWorkspace {
   const policy = repoPathPolicy(config);
   // The repository may ask for the sandbox on a worker whose operator turned it off; never less.
@@ -107,7 +108,10 @@ export function createCodeWorkspace(
       });
       return { baseline, cached: false, run: validation };
     },
-    validate: (validateOptions) => run(config, validateOptions),
+    // Commands that must pass with the change but have no baseline (a reproduction, which
+    // fails on the base commit by design: never excused as pre-existing).
+    validate: (validateOptions) =>
+      run({ ...config, validate: [...config.validate, ...(mustPass ?? [])] }, validateOptions),
   };
 
   async function run(

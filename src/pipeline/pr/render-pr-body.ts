@@ -4,7 +4,13 @@
  * Every LLM-written part (summary, notes, plan steps, triage summary) is neutralized: closing
  * keywords for other issues, mentions, images, HTML and foreign links are shown, not acted on.
  */
-import type { CommandResult, Commit, FixPlan, TriageResult } from '../../contracts.js';
+import type {
+  CommandResult,
+  Commit,
+  FixPlan,
+  ReproductionOutput,
+  TriageResult,
+} from '../../contracts.js';
 import { codeSpan } from '../../github/markdown.js';
 import { neutralizeMarkdown, type NeutralizeOptions } from '../../github/neutralize-markdown.js';
 import type { RepoCoords } from '../../github/types.js';
@@ -28,6 +34,30 @@ export interface PrBodyInput {
   warnings?: string[];
   usage?: { totalTokens: number; costUsd?: number };
   runId?: string;
+  /** The reproduce stage's test, or why there is none. */
+  reproduction?: ReproductionOutput;
+}
+
+/** Fail on the base commit, pass with the fix: the evidence, or why there is none. */
+function reproductionSection(
+  r: ReproductionOutput,
+  validation: CommandResult[],
+  line: (text: string) => string,
+): string {
+  if (r.status !== 'reproduced') return `### Reproduction\n\n_None: ${line(r.reason)}_`;
+  const head = validation.find((v) => v.command === r.command);
+  const after = head
+    ? head.exit_code === 0
+      ? `✅ passes with the fix (${formatDuration(head.duration_ms)})`
+      : `❌ exit ${head.exit_code ?? '—'} with the fix`
+    : 'not run with the fix';
+  return (
+    '### Reproduction\n\n' +
+    `The test ${codeSpan(r.test_name.slice(0, 200))} in ${codeSpan(r.path)} (${codeSpan(r.command)}) ` +
+    `was written before the fix and is part of this change.\n\n` +
+    `- ❌ fails on the base commit:\n\n${fence(clip(r.base_failure, MAX_OUTPUT_CHARS), 'text')}\n\n` +
+    `- ${after}`
+  );
 }
 
 /** Keeps table cells on one line and stops `|` from splitting them. */
@@ -84,6 +114,9 @@ export function renderPrBody(input: PrBodyInput): string {
         ...input.changes.map((c) => `| ${cell(codeSpan(c.path))} | ${c.operation} |`),
       ].join('\n'),
   );
+  // A skipped reproduction (not a bug, turned off) says nothing worth a section.
+  if (input.reproduction && input.reproduction.status !== 'skipped')
+    parts.push(reproductionSection(input.reproduction, input.validation, line));
   parts.push(`### Validation\n\n${validationTable(input.validation)}`);
   parts.push(
     '### Plan\n\n' +

@@ -1,5 +1,5 @@
 /** PR stage: the LLM writes the summary paragraph; everything else is the deterministic template. */
-import type { Commit, FixPlan, TriageResult } from '../../contracts.js';
+import type { Commit, FixPlan, ReproductionOutput, TriageResult } from '../../contracts.js';
 import { isAutofixError } from '../../errors.js';
 import { codeSpan } from '../../github/markdown.js';
 import { prSummarySchema } from '../../llm/schemas.js';
@@ -17,6 +17,7 @@ export interface PullRequestInput {
   model: string;
   usage?: { totalTokens: number; costUsd?: number };
   runId?: string;
+  reproduction?: ReproductionOutput;
   /**
    * The repository's GitHub host (`github.com`, a GHE host): LLM links into the repository stay
    * live in the body. Without it no LLM link does.
@@ -92,6 +93,7 @@ export async function writePullRequest(
     ...(code.warnings.length > 0 ? { warnings: code.warnings } : {}),
     ...(input.usage ? { usage: input.usage } : {}),
     ...(input.runId ? { runId: input.runId } : {}),
+    ...(input.reproduction ? { reproduction: input.reproduction } : {}),
   });
   return { title: commit.message.split('\n')[0] ?? '', body };
 }

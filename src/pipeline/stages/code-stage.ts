@@ -4,7 +4,12 @@
  * moves only in the last stage. Any failure here rolls the workspace back (and deletes what it
  * kept) before it is thrown.
  */
-import type { CodeOutput } from '../../contracts.js';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { CodeOutput, Reproduction } from '../../contracts.js';
+import { AutofixError } from '../../errors.js';
+import type { Workspace } from '../../git/workspace.js';
+import type { IssueInput } from '../ports.js';
 import { detectStyle } from '../../context/detect-style.js';
 import { checkSandbox, passthroughValues, withRepoSandbox } from '../../exec/index.js';
 import { prepareBranch } from '../../git/branch.js';
@@ -12,17 +17,54 @@ import { DEFAULT_BOT_IDENTITY } from '../../git/identity.js';
 import { findKept, keepCommit, keptRefOf } from '../../git/keep-commit.js';
 import { rollbackWorkspace } from '../../git/rollback.js';
 import { createCodeWorkspace } from '../code/code-workspace.js';
-import { runCodeAgent } from '../code/run-code-agent.js';
+import { runCodeAgent, type CodeResult } from '../code/run-code-agent.js';
 import { commitChange } from '../commit-change.js';
 import { toCodeOutput } from './code-output.js';
 import { resumeCode } from './resume-code.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
 import type { StageResult } from './stage-table.js';
 
+/** The code agent is told about the test it must make pass, and never to edit it. */
+function withReproduction(issue: IssueInput, r: Reproduction | undefined): IssueInput {
+  if (!r) return issue;
+  const note =
+    `A test that reproduces the bug was written before the fix: \`${r.path}\` ` +
+    `(\`${r.command}\`). It fails on the current code; the fix must make it pass. Do not edit it.`;
+  return { ...issue, instructions: issue.instructions ? `${issue.instructions}\n\n${note}` : note };
+}
+
+async function writeReproductionFile(ws: Workspace, r: Reproduction): Promise<void> {
+  const abs = join(ws.worktree, r.path);
+  await mkdir(dirname(abs), { recursive: true });
+  await writeFile(abs, r.content);
+}
+
+/** The fix may not pass by editing the test: the file is as the reproduce stage ran it, and committed. */
+async function assertReproductionKept(
+  ws: Workspace,
+  r: Reproduction,
+  code: CodeResult,
+): Promise<void> {
+  const now = await readFile(join(ws.worktree, r.path), 'utf8').catch(() => undefined);
+  if (now !== r.content) {
+    throw new AutofixError(
+      'VALIDATION_FAILED',
+      `the change ${now === undefined ? 'deleted' : 'edited'} the reproduction test \`${r.path}\`; a fix must make it pass as written`,
+      { recoverable: false },
+    );
+  }
+  code.changes = [
+    ...code.changes.filter((c) => c.path !== r.path),
+    { path: r.path, operation: 'created' },
+  ];
+}
+
 export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>> {
   const { facts } = env;
   const plan = earlier(env, 'plan');
-  const issue = issueOf(env);
+  const reproduced =
+    env.outputs.reproduce?.status === 'reproduced' ? env.outputs.reproduce : undefined;
+  const issue = withReproduction(issueOf(env), reproduced);
   const output = await env.workspace(async (ws, io) => {
     const git = { ...(io.token ? { token: io.token } : {}), logger: env.log };
     // Before any token is spent: no repository code will run without the sandbox.
@@ -44,12 +86,14 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         return resumeCode(ws, branch, kept, env.checkpoint.saved.code);
       }
       await env.beforeCode?.();
-      const codeWs = createCodeWorkspace(ws, facts.config, {
-        sandbox: env.sandbox,
-        redact: env.redact,
-        ...signalOf(env),
-        logger: env.log,
-      });
+      // The reproduction goes in first: the fix is validated with it and committed with it.
+      if (reproduced) await writeReproductionFile(ws, reproduced);
+      const codeWs = createCodeWorkspace(
+        ws,
+        facts.config,
+        { sandbox: env.sandbox, redact: env.redact, ...signalOf(env), logger: env.log },
+        reproduced ? [reproduced.command] : [],
+      );
       const samples = await Promise.all(
         plan.file_changes.slice(0, 5).map((c) => codeWs.readFile(c.path)),
       );
@@ -77,6 +121,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
           ...(env.onValidation ? { onValidation: env.onValidation } : {}),
         },
       );
+      if (reproduced) await assertReproductionKept(ws, reproduced, code);
       env.progress?.({ stage: 'commit', status: 'start', message: 'commit' });
       const commit = await commitChange(ws, {
         issue,

@@ -27,6 +27,7 @@ export async function prStage(env: StageEnv): Promise<StageResult<PullRequestOut
           model: env.model('pr'),
           usage: env.usage(),
           runId: facts.runId,
+          ...(env.outputs.reproduce ? { reproduction: env.outputs.reproduce } : {}),
           ...(facts.githubHost ? { githubHost: facts.githubHost } : {}),
         },
         { llm: env.llm, log: env.log, ...signalOf(env) },

@@ -12,6 +12,7 @@ import type { RunPins, StageName, StageOutputMap } from '../../contracts.js';
 import { codeStage } from './code-stage.js';
 import { planStage } from './plan-stage.js';
 import { prStage } from './pr-stage.js';
+import { reproduceStage } from './reproduce-stage.js';
 import type { StageEnv } from './stage-env.js';
 import { triageStage } from './triage-stage.js';
 
@@ -30,6 +31,7 @@ export type StageTable = { readonly [S in StageName]: StageFn<S> };
 export const PIPELINE: StageTable = {
   triage: triageStage,
   plan: planStage,
+  reproduce: reproduceStage,
   code: codeStage,
   pr: prStage,
 };

@@ -205,7 +205,7 @@ it('the attacks of issue #11 fail through the real pipeline, and the fix still b
     .replaceAll('__SLEEP__', sleepFor);
   const config =
     'setup:\n  - node attack.mjs setup\n' +
-    'validate:\n  - node attack.mjs validate\n  - node test.js\n' +
+    'reproduce: off\nvalidate:\n  - node attack.mjs validate\n  - node test.js\n' +
     'env_passthrough: [AUTOFIX_E2E_PASSTHROUGH]\n';
   github.setFile('.github/autofix.yml', config);
   sample = createSampleRepo({ config, files: { 'attack.mjs': attack } });

@@ -62,7 +62,7 @@ interface World {
 async function setUp(): Promise<World> {
   const github = await startFakeGitHub({ appPublicKey: keys.publicKey });
   github.setPermission('maintainer', 'write');
-  github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\n');
+  github.setFile('.github/autofix.yml', 'reproduce: off\nvalidate:\n  - node test.js\n');
   const llm = await startFakeLlmServer({ apiKey: API_KEY });
   for (let i = 0; i < 40; i++) llm.enqueue(answer);
   const sample = createSampleRepo();

@@ -44,7 +44,10 @@ let prefix: string;
 async function start(): Promise<void> {
   github = await startFakeGitHub({ appPublicKey: keys.publicKey });
   github.setPermission('maintainer', 'write');
-  github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nsandbox: auto\n');
+  github.setFile(
+    '.github/autofix.yml',
+    'reproduce: off\nvalidate:\n  - node test.js\nsandbox: auto\n',
+  );
   llm = await startFakeLlmServer({ apiKey: API_KEY });
   sample = createSampleRepo();
   bare = sample.bare().dir;
@@ -256,7 +259,10 @@ describe('issues.labeled → real pipeline → pull request', () => {
 
   it('rolls back and reports when validation keeps failing', async () => {
     await start();
-    github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\nmax_repair_attempts: 1\n');
+    github.setFile(
+      '.github/autofix.yml',
+      'reproduce: off\nvalidate:\n  - node test.js\nmax_repair_attempts: 1\n',
+    );
     const wrong = FIX_DIFF.replace('+  return a + b;', '+  return a * b;');
     llm.enqueue(
       JSON.stringify(TRIAGE),

@@ -39,18 +39,19 @@ describe('worker recovery and limits', () => {
     const h = await startHarness({ worker: { rateLimit: { max: 2, durationMs: 60_000 } } });
     harnesses.push(h);
     await h.send('issues', labeledPayload({ issueNumber: 42 }));
-    const [code] = await waitFor(
+    // Two jobs a minute: triage and plan run, the third stage waits.
+    const [third] = await waitFor(
       async () => {
-        const jobs = await h.jobs('code');
+        const jobs = await h.jobs('reproduce');
         return jobs.length > 0 && (await jobs[0]!.getState()) === 'delayed' ? jobs : undefined;
       },
       10_000,
-      'the delayed code job',
+      'the delayed reproduce job',
     );
     expect(h.stages.calls.map((c) => c.stage)).toEqual(['triage', 'plan']);
-    expect(code!.attemptsMade).toBe(0);
+    expect(third!.attemptsMade).toBe(0);
     expect(await h.metrics.registry.getSingleMetricAsString('autofix_jobs_total')).toContain(
-      'autofix_jobs_total{stage="code",outcome="delayed"} 1',
+      'autofix_jobs_total{stage="reproduce",outcome="delayed"} 1',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { STAGES } from '../../../src/contracts.js';
 import { commentPayload, labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
 
@@ -15,14 +16,20 @@ describe('a run from webhook to pull request', () => {
 
     const pull = await waitFor(() => h.github.pulls[0], 10_000, 'the pull request');
     await waitFor(() => h.github.calls('POST', /\/issues\/7\/reactions$/).length >= 2 || undefined);
-    expect(h.stages.calls.map((c) => c.stage)).toEqual(['triage', 'plan', 'code', 'pr']);
+    expect(h.stages.calls.map((c) => c.stage)).toEqual([
+      'triage',
+      'plan',
+      'reproduce',
+      'code',
+      'pr',
+    ]);
     expect(pull).toMatchObject({ head: 'autofix/fix/7-test', base: 'main', draft: false });
 
     // The sanitized title reached the stages; tokens never enter job data.
     const job = h.stages.calls[0]!.job;
     expect(job.issue.title).toBe('Typo');
     expect(JSON.stringify(h.stages.calls.map((c) => c.job))).not.toMatch(/ghs_/);
-    expect(h.stages.calls[3]!.job.outputs).toMatchObject({
+    expect(h.stages.calls[4]!.job.outputs).toMatchObject({
       triage: { risk: 'LOW' },
       code: { branch: { name: 'autofix/fix/7-test' } },
     });
@@ -51,7 +58,7 @@ describe('a run from webhook to pull request', () => {
     expect(labels[0]!.body).toEqual({ labels: ['autofix'] });
 
     // Every stage job completed under its idempotent id.
-    for (const stage of ['triage', 'plan', 'code', 'pr'] as const) {
+    for (const stage of STAGES) {
       const jobs = await h.jobs(stage);
       expect(jobs.map((j) => j.id)).toEqual([`${job.runId}-${stage}`]);
     }

@@ -100,7 +100,7 @@ export async function pushBranch(
   ws: Workspace,
   options: KeepOptions = {},
   // One private ref per job, as per run in the product.
-  runId = `run-${basename(ws.worktree).replace(/[^A-Za-z0-9._-]/g, '-')}`,
+  runId = `run-${basename(ws.jobDir).replace(/[^A-Za-z0-9._-]/g, '-')}`,
 ): Promise<string> {
   await keepCommit(ws, runId, options);
   return publishKept(ws, options);

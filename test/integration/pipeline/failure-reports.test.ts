@@ -121,7 +121,8 @@ describe('failure reports of autofix run', () => {
   it('validation fails, then the repairs are refused: the report leads with the failing command and the tail of its output, then the refusals, then the log', async () => {
     // 60 lines of noise with colour codes, the assertion last, and a secret printed.
     repo = createSampleRepo({
-      config: 'validate:\n  - node test.js\nmax_repair_attempts: 2\nenv_passthrough: [LEAKED]\n',
+      config:
+        'reproduce: off\nvalidate:\n  - node test.js\nmax_repair_attempts: 2\nenv_passthrough: [LEAKED]\n',
       files: {
         'test.js':
           "import { add } from './src/math.js';\n" +
@@ -168,7 +169,7 @@ describe('failure reports of autofix run', () => {
 
   it('a test that already fails on the base commit (it needs the network) is reported as pre-existing, not sent to the fixer; the baseline is cached per commit and config', async () => {
     repo = createSampleRepo({
-      config: 'validate:\n  - node test.js\n  - node net.js\n',
+      config: 'reproduce: off\nvalidate:\n  - node test.js\n  - node net.js\n',
       files: {
         'net.js':
           "console.log('TAP version 13');\n" +
@@ -207,7 +208,9 @@ describe('failure reports of autofix run', () => {
 
   it('the failing test that shows the bug already fails on the base commit: a change that leaves it failing is not excused, the fixer is told so', async () => {
     // The sample's test.js fails on the base commit with "FAIL add(2, 3) = -1": the issue's bug.
-    repo = createSampleRepo({ config: 'validate:\n  - node test.js\nmax_repair_attempts: 1\n' });
+    repo = createSampleRepo({
+      config: 'reproduce: off\nvalidate:\n  - node test.js\nmax_repair_attempts: 1\n',
+    });
     const beside = [
       '--- a/src/math.js',
       '+++ b/src/math.js',
@@ -233,7 +236,7 @@ describe('failure reports of autofix run', () => {
 
   it('a baseline cut short (the model failed meanwhile) is not cached: the next run validates the base again', async () => {
     repo = createSampleRepo({
-      config: 'validate:\n  - node slow.js\n  - node test.js\n',
+      config: 'reproduce: off\nvalidate:\n  - node slow.js\n  - node test.js\n',
       files: { 'slow.js': "await new Promise((r) => setTimeout(r, 3000)); console.log('ok');\n" },
     });
     // The code agent's call is refused for good while the baseline still runs `node slow.js`.
@@ -252,7 +255,7 @@ describe('failure reports of autofix run', () => {
 
   it('a change that breaks a passing test in a command that already fails is blamed, and the fixer is told which tests are new', async () => {
     repo = createSampleRepo({
-      config: 'validate:\n  - node tap.js\nmax_repair_attempts: 1\n',
+      config: 'reproduce: off\nvalidate:\n  - node tap.js\nmax_repair_attempts: 1\n',
       files: {
         'tap.js':
           "import { add, double } from './src/math.js';\n" +

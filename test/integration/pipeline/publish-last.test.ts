@@ -91,7 +91,7 @@ describe('nothing reaches the remote before every stage said yes', () => {
       AUTOFIX_WORKDIR: workdir,
       AUTOFIX_MODEL: 'scripted',
     });
-    const config = parseRepoConfig('validate:\n  - node test.js\n');
+    const config = parseRepoConfig('reproduce: off\nvalidate:\n  - node test.js\n');
     const redact = createRedactor([API_KEY]);
     const seen: { refs?: string; kept?: string } = {};
     const runId = `run-${randomUUID().slice(0, 8)}`;
@@ -162,7 +162,7 @@ describe('nothing reaches the remote before every stage said yes', () => {
       const keys = generateAppKeyPair();
       github = await startFakeGitHub({ appPublicKey: keys.publicKey });
       github.setPermission('maintainer', 'write');
-      github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\n');
+      github.setFile('.github/autofix.yml', 'reproduce: off\nvalidate:\n  - node test.js\n');
       const bare = sample.bare().dir;
       const before = refsOf(bare);
       prefix = `autofix-publish-${randomUUID().slice(0, 8)}`;

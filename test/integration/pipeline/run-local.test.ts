@@ -218,7 +218,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     'refuses an answer that writes %s, writes nothing, and feeds the refusal to the fixer',
     async (path) => {
       repo = createSampleRepo({
-        config: 'validate:\n  - node test.js\nmax_repair_attempts: 1\n',
+        config: 'reproduce: off\nvalidate:\n  - node test.js\nmax_repair_attempts: 1\n',
       });
       const hostile = `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+pwned\n${FIX_DIFF}`;
       llm.enqueue(json(TRIAGE), json(PLAN), hostile, FIX_DIFF, json(PR_SUMMARY));
@@ -253,7 +253,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
 
   it('stops with BUDGET_EXCEEDED and rolls back', async () => {
     repo = createSampleRepo({
-      config: 'validate:\n  - node test.js\ntoken_budget: 1000\n',
+      config: 'reproduce: off\nvalidate:\n  - node test.js\ntoken_budget: 1000\n',
     });
     llm.enqueue({ content: json(TRIAGE), usage: { prompt_tokens: 900, completion_tokens: 200 } });
     const report = await run();
@@ -275,7 +275,8 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
   it('fails after the last repair, rolls back, and redacts the API key from every artifact', async () => {
     // The test command prints the key: a build log is where secrets leak.
     repo = createSampleRepo({
-      config: 'validate:\n  - node leak.js\nmax_repair_attempts: 1\nenv_passthrough: [LEAKED]\n',
+      config:
+        'reproduce: off\nvalidate:\n  - node leak.js\nmax_repair_attempts: 1\nenv_passthrough: [LEAKED]\n',
       // Passes on the base commit (so the baseline does not excuse it), fails with the change.
       files: {
         'leak.js': `import { add } from './src/math.js';\nif (add(2, 3) === 5) { console.error('key is ${API_KEY}'); process.exit(1); }\n`,
@@ -334,7 +335,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
     // Passes only if the key cannot be read: a test script is repository code.
     const probe = `import { readFileSync } from 'node:fs';\ntry { readFileSync(${JSON.stringify(keyPath)}); console.error('KEY READABLE'); process.exit(1); } catch (e) { console.log(e.code); }\n`;
     repo = createSampleRepo({
-      config: 'validate:\n  - node probe.mjs\nsandbox: bwrap\n',
+      config: 'reproduce: off\nvalidate:\n  - node probe.mjs\nsandbox: bwrap\n',
       files: { 'probe.mjs': probe },
     });
     llm.enqueue(json(TRIAGE), json(PLAN), FIX_DIFF, json(PR_SUMMARY));

@@ -40,6 +40,9 @@ const DATA: TemplateData = {
   diff: '--- a/src/config.ts\n+++ b/src/config.ts',
   validation_results: 'npm test: 0',
   repo_guidance: '### AGENTS.md\n\nRun npm test.',
+  test_runners: 'npx jest PATH\nnode --test PATH',
+  test_examples: '### test/config.test.js\nimport { parseConfig } from "../src/config.js";',
+  previous_attempt: '(none)',
 };
 
 const codeOf = async (fn: () => unknown): Promise<string | undefined> => {
@@ -82,6 +85,7 @@ describe('shipped agents', () => {
       ['code-agent', 'ChangeSet', 'edit-format'],
       ['code-fixer', 'ChangeSet', 'edit-format'],
       ['pr-generator', 'PrSummary', 'json'],
+      ['reproducer', 'ReproductionAnswer', 'json'],
     ]);
   });
 

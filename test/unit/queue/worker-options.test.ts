@@ -1,3 +1,4 @@
+import { STAGES } from '../../../src/contracts.js';
 import {
   parseConcurrency,
   parseRateLimit,
@@ -14,7 +15,7 @@ import { runFactsOf } from '../../../src/webhooks/build-run-job.js';
 describe('worker options', () => {
   it('parses per-stage concurrency', () => {
     expect(parseConcurrency('triage=4, code=1')).toEqual({ triage: 4, code: 1 });
-    expect(() => parseConcurrency('review=2')).toThrow(/triage, plan, code, pr/);
+    expect(() => parseConcurrency('review=2')).toThrow(/triage, plan, reproduce, code, pr/);
     expect(() => parseConcurrency('code=0')).toThrow(/positive integer/);
   });
 
@@ -59,12 +60,7 @@ describe('run addressing', () => {
   });
 
   it('chains the stages in order', () => {
-    expect([nextStage('triage'), nextStage('plan'), nextStage('code'), nextStage('pr')]).toEqual([
-      'plan',
-      'code',
-      'pr',
-      undefined,
-    ]);
+    expect(STAGES.map(nextStage)).toEqual(['plan', 'reproduce', 'code', 'pr', undefined]);
   });
 
   it('talks on the PR for feedback runs and reacts on the triggering comment', () => {

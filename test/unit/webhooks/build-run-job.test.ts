@@ -54,6 +54,7 @@ describe('buildRunJob', () => {
     expect(job.status.stages).toEqual({
       triage: { state: 'pending' },
       plan: { state: 'pending' },
+      reproduce: { state: 'pending' },
       code: { state: 'pending' },
       pr: { state: 'pending' },
     });

@@ -1,0 +1,55 @@
+/**
+ * The commands that may run a reproduction: a test runner and the new test file's path, nothing
+ * else. The model's `command` must be one of these with `PATH` replaced exactly; anything else is
+ * refused before it runs (it runs in the sandbox like every repository command, but an arbitrary
+ * command would not show a test failing).
+ */
+import { quote } from 'shell-quote';
+
+/** `PATH` stands for the test file. Offered by what the repository has (see `runnersFor`). */
+const RUNNERS = {
+  node: ['node --test PATH', 'node PATH'],
+  jest: ['npx jest PATH'],
+  vitest: ['npx vitest run PATH'],
+  mocha: ['npx mocha PATH'],
+  tap: ['npx tap PATH'],
+  ava: ['npx ava PATH'],
+  pytest: ['python -m pytest PATH', 'pytest PATH'],
+} as const;
+
+type Runner = keyof typeof RUNNERS;
+
+/** The runners a repository shows signs of: its package.json's dependencies, files, commands. */
+export function runnersFor(signs: {
+  dependencies: readonly string[];
+  files: readonly string[];
+  commands: readonly string[];
+}): string[] {
+  const has = (name: string) => signs.dependencies.includes(name);
+  const text = signs.commands.join('\n');
+  const found = new Set<Runner>();
+  for (const name of ['jest', 'vitest', 'mocha', 'tap', 'ava'] as const) {
+    if (has(name) || new RegExp(`\\b${name}\\b`).test(text)) found.add(name);
+  }
+  if (
+    signs.files.some((f) => /\.py$/.test(f)) &&
+    (/\bpytest\b/.test(text) ||
+      signs.files.some((f) => /(^|\/)(pytest\.ini|conftest\.py)$/.test(f)))
+  ) {
+    found.add('pytest');
+  }
+  // Node's own runner needs nothing installed: always offered for JavaScript repositories.
+  if (signs.files.includes('package.json')) found.add('node');
+  return [...found].flatMap((r) => [...RUNNERS[r]]);
+}
+
+/** The command for `path` if `command` is exactly one of `runners` for it, else undefined. */
+export function matchRunner(
+  command: string,
+  path: string,
+  runners: readonly string[],
+): string | undefined {
+  const wanted = command.trim().replace(/\s+/g, ' ');
+  const quoted = quote([path]);
+  return runners.map((r) => r.replace('PATH', quoted)).find((candidate) => candidate === wanted);
+}
