@@ -44,3 +44,31 @@ export function createBm25Index(
     },
   };
 }
+
+/**
+ * BM25 scores from per-document term counts (only the query's terms need counting) and
+ * document lengths: the same numbers as `createBm25Index(documents).score(query)`.
+ */
+export function scoreBm25Counts(
+  documents: readonly { counts: ReadonlyMap<string, number>; length: number }[],
+  query: readonly string[],
+  { k1 = 1.2, b = 0.75 }: { k1?: number; b?: number } = {},
+): number[] {
+  const terms = [...new Set(query)];
+  const n = documents.length;
+  const averageLength = documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n);
+  const idf = terms.map((t) => {
+    let df = 0;
+    for (const d of documents) if (d.counts.has(t)) df++;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  });
+  return documents.map((d) => {
+    const norm = k1 * (1 - b + (b * d.length) / (averageLength || 1));
+    let score = 0;
+    terms.forEach((term, j) => {
+      const f = d.counts.get(term);
+      if (f) score += (idf[j] ?? 0) * ((f * (k1 + 1)) / (f + norm));
+    });
+    return score;
+  });
+}

@@ -4,8 +4,8 @@
  * looked.
  */
 import { buildPromptContext, type PromptContext } from './build-prompt-context.js';
-import { buildRepoMap } from './build-repo-map.js';
-import { rankFiles } from './rank-files.js';
+import { countTokens } from '../llm/count-tokens.js';
+import { mapAndRank, mapAndRankInWorker, type MapAndRanking } from './rank-in-worker.js';
 
 export interface ContextReport {
   repo: string;
@@ -28,13 +28,23 @@ export interface ContextReport {
   context: PromptContext;
 }
 
+/** Whether this process has loaded the tokenizer (then a worker thread saves nothing). */
+let tokenizerLoaded = false;
+
 export async function explainContext(
   repo: string,
   issueText: string,
   options: { budget: number; top?: number },
 ): Promise<ContextReport> {
-  const map = await buildRepoMap(repo);
-  const ranking = rankFiles(map, issueText);
+  let result: MapAndRanking;
+  const inWorker = tokenizerLoaded ? undefined : mapAndRankInWorker(repo, issueText);
+  if (inWorker) {
+    // Load the tokenizer while the worker reads and ranks the repository.
+    countTokens('warm up');
+    tokenizerLoaded = true;
+    result = await inWorker.catch(() => mapAndRank(repo, issueText));
+  } else result = await mapAndRank(repo, issueText);
+  const { map, ranking } = result;
   const context = buildPromptContext(map, ranking, { budget: options.budget });
   const inCode = new Map(
     context.code.files.map((f) => [f.path, f.truncated ? 'cut' : 'whole'] as const),

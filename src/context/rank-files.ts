@@ -10,7 +10,7 @@
  * boost (one hop). Equal scores are ordered by structure: a definition before a mention, source
  * before the rest, shallower before deeper, smaller before larger, then by path.
  */
-import { createBm25Index } from './bm25.js';
+import { createBm25Index, scoreBm25Counts } from './bm25.js';
 import type { RepoMap, SkippedFile } from './build-repo-map.js';
 import {
   ABOUT_FACTOR,
@@ -22,7 +22,7 @@ import {
 import { filesForDotted, filesNamed, importGraph } from './code-graph.js';
 import { extractIssueRefs, type IssueRefs } from './extract-issue-refs.js';
 import { findDefinitions, findMessage, findOption } from './grep-code.js';
-import { splitWords } from './split-words.js';
+import { splitWords, termCounts, type TermCache } from './split-words.js';
 
 export interface RankedFile {
   path: string;
@@ -231,7 +231,12 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
   // 5. Word overlap, scaled: it orders files, it does not outweigh evidence.
   if (terms.length > 0 && map.files.length > 0) {
     const pathScores = createBm25Index(map.files.map((f) => splitWords(f.path))).score(terms);
-    const contentScores = createBm25Index(map.files.map((f) => splitWords(f.content))).score(terms);
+    const keep = new Set(terms);
+    const cache: TermCache = new Map();
+    const contentScores = scoreBm25Counts(
+      map.files.map((f) => termCounts(f.content, keep, cache)),
+      terms,
+    );
     const maxPath = Math.max(0, ...pathScores);
     const maxContent = Math.max(0, ...contentScores);
     entries.forEach((entry, i) => {

@@ -57,3 +57,40 @@ export function splitWords(text: string): string[] {
   }
   return out;
 }
+
+export interface TermCounts {
+  /** Occurrences of each kept term. */
+  counts: Map<string, number>;
+  /** All terms of the text (what `splitWords(text).length` would be). */
+  length: number;
+}
+
+/** Per identifier: how many terms it makes and which of them are kept. */
+export type TermCache = Map<string, { length: number; kept: readonly string[] }>;
+
+/**
+ * `splitWords` counted rather than listed, keeping only the terms in `keep`: one regex pass and
+ * one cache lookup per identifier. Pass the same `cache` for every document of one query.
+ */
+export function termCounts(
+  text: string,
+  keep: ReadonlySet<string>,
+  cache: TermCache = new Map(),
+): TermCounts {
+  const counts = new Map<string, number>();
+  let length = 0;
+  const re = new RegExp(IDENTIFIER.source, 'g');
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const word = m[0];
+    if (word.length < 2 || word.length > 60) continue;
+    let known = cache.get(word);
+    if (!known) {
+      const terms = termsOf(word.includes('$') ? word.replace(/\$/g, '') : word);
+      known = { length: terms.length, kept: terms.filter((t) => keep.has(t)) };
+      cache.set(word, known);
+    }
+    length += known.length;
+    for (const t of known.kept) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return { counts, length };
+}

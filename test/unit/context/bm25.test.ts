@@ -31,3 +31,23 @@ describe('BM25', () => {
     expect(d).toBe(0);
   });
 });
+
+describe('scoreBm25Counts', () => {
+  it('gives the same scores as the full index, counting only the query terms', async () => {
+    const { createBm25Index, scoreBm25Counts } = await import('../../../src/context/bm25.js');
+    const { splitWords, termCounts } = await import('../../../src/context/split-words.js');
+    const texts = [
+      'function parseConfigFile(path) { return readConfig(path) }',
+      'const refund = computeRefund(order); // refund the order total',
+      'export class OrderTotal { total() { return this.items.length } }',
+    ];
+    const query = splitWords('refund order total config');
+    const keep = new Set(query);
+    const expected = createBm25Index(texts.map((t) => splitWords(t))).score(query);
+    const actual = scoreBm25Counts(
+      texts.map((t) => termCounts(t, keep)),
+      query,
+    );
+    actual.forEach((score, i) => expect(score).toBeCloseTo(expected[i] ?? NaN, 10));
+  });
+});
