@@ -140,8 +140,9 @@ export interface Reproduction {
   /** Runs just this test (a runner and the path). */
   command: string;
   test_name: string;
-  /** The failing part of its output on the base commit. */
+  /** The failing part of its output on the base commit, and its exit code there. */
   base_failure: string;
+  base_exit_code: number | null;
 }
 
 /** The reproduce stage's output: the test, or why there is none (then the run goes on). */

@@ -9,6 +9,7 @@ import type { StageName, StageOutputMap } from '../contracts.js';
 import { pruneOlderThan, RUN_LOG_MAX_AGE_MS } from '../artifacts/prune.js';
 import { createRunLog } from '../artifacts/run-log.js';
 import { operatorSandbox } from '../exec/index.js';
+import { publishCheckRun } from '../github/check-run.js';
 import {
   createOrUpdatePullRequest,
   requestReviewOfFeedbackCommit,
@@ -127,6 +128,20 @@ function stageProcessor<S extends StageName>(
       redact: deps.redact,
       ...(stage === 'code' ? validationLogs(job, deps, ctx) : {}),
       openPullRequest: pullRequestOpener(job, ctx),
+      publishVerdict: async (verdict) => {
+        await publishCheckRun(
+          ctx.octokit,
+          { owner: job.repository.owner, repo: job.repository.name },
+          {
+            ...verdict,
+            repo: { owner: job.repository.owner, repo: job.repository.name },
+            // Commands ran in the code stage's worktree: its paths in their output are made relative.
+            worktree: join(deps.settings.workdir, 'jobs', `${job.runId}-code`, job.repository.name),
+          },
+          ctx.log,
+          deps.settings.appId ? { appId: Number(deps.settings.appId) } : {},
+        );
+      },
     };
     const result = await table[stage](env);
     if (result.kind === 'stop') return { kind: 'stop', reason: result.reason };

@@ -136,6 +136,7 @@ export async function writeReproduction(
               command,
               test_name: answer.test_name,
               base_failure: verdict.excerpt,
+              base_exit_code: result.exit_code,
             },
           };
         },

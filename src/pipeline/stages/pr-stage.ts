@@ -4,7 +4,9 @@
  * the remote's branches; a failure after the push is rolled back by the runner that ran it.
  */
 import type { PullRequestOutput } from '../../contracts.js';
+import { withRepoSandbox } from '../../exec/index.js';
 import { publishKept } from '../../git/keep-commit.js';
+import type { CheckRunInput } from '../../github/check-run.js';
 import { writePullRequest } from '../pr/write-pull-request.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
 import type { StageResult } from './stage-table.js';
@@ -54,5 +56,42 @@ export async function prStage(env: StageEnv): Promise<StageResult<PullRequestOut
     ...(text ? { text } : {}),
   });
   if (opened.kind === 'closed') return { kind: 'stop', reason: opened.reason };
+  // The verdict on the commit the PR now shows: best effort, never a reason to fail the run.
+  await env.publishVerdict?.(verdictOf(env, branch.kept.sha));
   return { kind: 'continue', output: { ...output, pr: opened.pr } };
+}
+
+/** What was verified, for the check run: validation, scope, sandbox, usage, reproduction. */
+function verdictOf(env: StageEnv, headSha: string): CheckRunInput {
+  const { code } = earlier(env, 'code');
+  const plan = earlier(env, 'plan');
+  const r = env.outputs.reproduce;
+  const head =
+    r?.status === 'reproduced' ? code.validation.find((v) => v.command === r.command) : undefined;
+  return {
+    headSha,
+    runId: env.facts.runId,
+    validation: code.validation,
+    preexisting: code.preexisting,
+    changes: code.changes,
+    planFiles: plan.file_changes.map((c) => c.path),
+    amendments: code.amendments,
+    sandbox: withRepoSandbox(env.sandbox, env.facts.config.sandbox).mode,
+    usage: env.usage(),
+    issueNumber: env.facts.issue.number,
+    ...(env.facts.githubHost ? { githubHost: env.facts.githubHost } : {}),
+    ...(r?.status === 'reproduced'
+      ? {
+          reproduction: {
+            test: r.test_name,
+            file: r.path,
+            command: r.command,
+            base: { exitCode: r.base_exit_code, excerpt: r.base_failure },
+            head: head
+              ? { exitCode: head.exit_code, durationMs: head.duration_ms }
+              : { exitCode: null, excerpt: 'not run with the fix' },
+          },
+        }
+      : {}),
+  };
 }

@@ -122,6 +122,56 @@ describe('issues.labeled → real pipeline → pull request', () => {
     );
   });
 
+  it('reproduces the bug before the fix, commits the test with it, and publishes the verification check run', async () => {
+    await start();
+    github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\n');
+    const repro = {
+      path: 'test/issue-9-add.test.js',
+      content:
+        "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n" +
+        "import { add } from '../src/math.js';\n\ntest('add(2, 3) is 5 (#9)', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+      command: 'node --test test/issue-9-add.test.js',
+      test_name: 'add(2, 3) is 5 (#9)',
+    };
+    llm.enqueue(
+      JSON.stringify(TRIAGE),
+      JSON.stringify(PLAN),
+      JSON.stringify(repro),
+      FIX_DIFF,
+      JSON.stringify(PR_SUMMARY),
+    );
+    const res = await send(
+      labeledPayload({
+        issueNumber: 9,
+        title: 'add() returns the wrong result',
+        body: 'add(2, 3) is -1',
+        cloneUrl: bare,
+      }),
+    );
+    expect(res.status).toBe(200);
+    const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
+    const branch = 'autofix/fix/9-add-returns-the-wrong-result';
+    // The test is on the branch, with the fix.
+    expect(git('show', `${branch}:test/issue-9-add.test.js`)).toContain('add(2, 3), 5');
+    expect(pull.body).toContain('### Reproduction');
+    expect(pull.body).toContain('fails on the base commit');
+    expect(pull.body).toContain('passes with the fix');
+    // One "Autofix verification" check run on the PR's head commit, with the verdict.
+    const tip = git('rev-parse', branch);
+    const run = await waitFor(() => github.checkRuns[0], 10_000, 'the check run');
+    expect(github.checkRuns).toHaveLength(1);
+    expect(run).toMatchObject({
+      name: 'Autofix verification',
+      head_sha: tip,
+      status: 'completed',
+      conclusion: 'success',
+    });
+    expect(run.output.summary).toContain('node --test test/issue-9-add.test.js');
+    expect(run.output.summary).toContain('node test.js');
+    // The private ref went with the publish.
+    expect(git('for-each-ref', 'refs/autofix/')).toBe('');
+  });
+
   it('turns /autofix feedback on its PR into a second commit on the same branch, reading the review', async () => {
     await start();
     const title = 'add() returns the wrong result';

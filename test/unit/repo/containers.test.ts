@@ -126,6 +126,8 @@ describe('app.yml', () => {
       contents: 'write',
       issues: 'write',
       pull_requests: 'write',
+      // The "Autofix verification" check run (github/check-run.ts).
+      checks: 'write',
       metadata: 'read',
     });
   });
