@@ -78,13 +78,13 @@ export function usageAfter(
 }
 
 /**
- * The code stage fetches to see the bot branch as it is now; triage and plan of a feedback run
- * read the PR branch, so they fetch too. The plan and the publish step work from the pinned base
- * (and the kept commit) that this worker usually has already.
+ * Triage fetches (it pins the base); the code stage fetches to see the bot branch as it is now;
+ * triage and plan of a feedback run read the PR branch, so they fetch too. The other stages work
+ * from the pinned base (and the kept commit) that this worker usually has already.
  */
 function fetchPolicy(job: RunJobData, stage: StageName): 'always' | 'if-missing' {
-  if (stage === 'pr') return 'if-missing';
-  return stage === 'plan' && !job.facts.feedback ? 'if-missing' : 'always';
+  if (stage === 'triage' || stage === 'code') return 'always';
+  return stage === 'plan' && job.facts.feedback ? 'always' : 'if-missing';
 }
 
 /** A workspace of the run's repository for one job of the run (`jobId`: its directory). */
