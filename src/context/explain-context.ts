@@ -12,7 +12,13 @@ export interface ContextReport {
   source: 'git' | 'walk';
   files: number;
   skipped: Record<string, number>;
-  refs: { paths: string[]; identifiers: string[] };
+  refs: {
+    paths: string[];
+    identifiers: string[];
+    options: string[];
+    messages: string[];
+    dotted: string[];
+  };
   ranking: {
     rank: number;
     path: string;
@@ -60,6 +66,9 @@ export async function explainContext(
     refs: {
       paths: ranking.refs.paths.map((p) => p.raw),
       identifiers: ranking.refs.identifiers,
+      options: ranking.refs.options,
+      messages: ranking.refs.messages,
+      dotted: ranking.refs.dotted,
     },
     ranking: ranking.files.slice(0, options.top ?? 20).map((r, i) => ({
       rank: i + 1,
@@ -88,6 +97,11 @@ export function formatContextReport(report: ContextReport): string {
   const lines = [
     `Repository ${report.repo}: ${n(report.files)} text files (${report.source === 'git' ? 'tracked by git' : 'directory walk'})${skipped.length > 0 ? `, not read: ${skipped.join(', ')}` : ''}`,
     `The issue names: ${report.refs.paths.length > 0 ? `paths ${report.refs.paths.join(', ')}` : 'no paths'}; ${report.refs.identifiers.length > 0 ? `identifiers ${report.refs.identifiers.join(', ')}` : 'no identifiers'}`,
+    ...(report.refs.options.length > 0 ? [`Options: ${report.refs.options.join(', ')}`] : []),
+    ...(report.refs.messages.length > 0
+      ? [`Quoted messages: ${report.refs.messages.map((m) => `"${m}"`).join(', ')}`]
+      : []),
+    ...(report.refs.dotted.length > 0 ? [`Dotted names: ${report.refs.dotted.join(', ')}`] : []),
     '',
     ' rank     score  context  file',
   ];

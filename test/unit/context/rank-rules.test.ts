@@ -118,12 +118,13 @@ describe('ranking rules', () => {
   it('resolves a dotted module path to its file', () => {
     const files = {
       ...noise,
-      'astro/io/fits/header.py': 'X = 1\n',
-      'astro/io/fits/card.py': 'Y = 2\n',
+      'pkg/core/util.py': 'X = 1\n',
+      'other/util_frame.py': 'Y = 2\n',
     };
-    expect(order(files, 'astro.io.fits.header.Header.fromstring fails')[0]).toBe(
-      'astro/io/fits/header.py',
-    );
+    // Path words alone prefer other/util_frame.py ("util", "frame"); the module path names pkg/core/util.py.
+    const ranking = rankFiles(mapOf(files), 'pkg.core.util.Frame breaks on empty input');
+    expect(ranking.files[0]?.path).toBe('pkg/core/util.py');
+    expect(ranking.files[0]?.reasons[0]).toBe('module `pkg.core.util.Frame`');
   });
 
   it('ranks a stack-trace frame first, saying so', () => {
@@ -162,15 +163,12 @@ describe('ranking rules', () => {
   it('breaks ties by structure: shallower, then smaller, not by path', () => {
     const body = 'export function unrelated() {}\n';
     const files = {
-      'a/deep/er/zebra.js': body,
-      'z/zebra.js': `${body}// padding padding\n`,
+      'a/b/zebra.js': body,
+      'x/zebra.js': `${body}// padding padding\n`,
       'y/zebra.js': body,
     };
-    // Same path-name evidence for all three: y/ and z/ are shallower; y/ is smaller than z/.
-    expect(order(files, 'the zebra module')).toEqual([
-      'y/zebra.js',
-      'z/zebra.js',
-      'a/deep/er/zebra.js',
-    ]);
+    // The same evidence for all three (one-letter folders make no path words): x/ and y/ are
+    // shallower than a/b/; y/ is smaller than x/. By path alone the order would be a, x, y.
+    expect(order(files, 'the zebra module')).toEqual(['y/zebra.js', 'x/zebra.js', 'a/b/zebra.js']);
   });
 });

@@ -1,0 +1,78 @@
+/**
+ * `autofix context` on a small real repository (issue #18): the maintainer's rules show in the
+ * order and in the reasons — the definition of the named symbol first, the plugin named like the
+ * issue's word next, docs, issue templates, tests and build output demoted, each saying why.
+ * The compiled CLI is also run when `dist/` is there (it maps and ranks in a worker thread).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { explainContext, formatContextReport } from '../../../src/context/explain-context.js';
+import { createRepo, type TestRepo } from '../../helpers/repo-builder.js';
+
+const WORDS = 'week of year returns the wrong week number for a sunday in a locale';
+let repo: TestRepo;
+beforeAll(() => {
+  repo = createRepo({
+    files: {
+      'src/index.js': 'export function parse(d) {\n  return d\n}\n',
+      'src/plugin/weekOfYear/index.js':
+        'export default (o, c) => {\n  const proto = c.prototype\n  proto.week = function (week = null) {\n    return 1\n  }\n}\n',
+      'src/plugin/isoWeek/index.js': 'export default (o, c) => {\n  // iso week of year\n}\n',
+      'README.md': `# Day\n${WORDS}\n${WORDS}\n`,
+      'docs/ja/README-ja.md': `${WORDS}\n${WORDS}\n`,
+      '.github/ISSUE_TEMPLATE/bug.md': `Describe the bug\n${WORDS}\n`,
+      'test/plugin/weekOfYear.test.js': `import weekOfYear from '../../src/plugin/weekOfYear'\n// ${WORDS}\nweek()\n`,
+      'dist/day.cjs': `/* ${WORDS} ${WORDS} */ function week(){}\n`,
+    },
+  });
+});
+afterAll(() => repo.cleanup());
+
+const ISSUE =
+  'The weekOfYear plugin: `.week()` returns the wrong week number for a sunday in my locale.';
+
+describe('autofix context explains a maintainer-like ranking', () => {
+  it('puts the definition first and says why each file ranks where it does', async () => {
+    const report = await explainContext(repo.dir, ISSUE, { budget: 12_000, top: 20 });
+    const paths = report.ranking.map((r) => r.path);
+    expect(paths[0]).toBe('src/plugin/weekOfYear/index.js');
+    expect(report.ranking[0]?.reasons).toEqual(
+      expect.arrayContaining(['defines `week`', 'path matches `weekOfYear`']),
+    );
+    const reason = (path: string): string =>
+      report.ranking.find((r) => r.path === path)?.reasons.join('; ') ?? '';
+    expect(reason('README.md')).toContain('docs: demoted');
+    expect(reason('.github/ISSUE_TEMPLATE/bug.md')).toContain('issue template/CI config: demoted');
+    expect(reason('test/plugin/weekOfYear.test.js')).toContain('test: demoted');
+    expect(reason('dist/day.cjs')).toContain('build output/generated: demoted');
+    // Source before every demoted file.
+    const lastSource = Math.max(
+      paths.indexOf('src/plugin/weekOfYear/index.js'),
+      paths.indexOf('src/plugin/isoWeek/index.js'),
+    );
+    for (const p of [
+      'README.md',
+      'docs/ja/README-ja.md',
+      '.github/ISSUE_TEMPLATE/bug.md',
+      'dist/day.cjs',
+    ])
+      expect(paths.indexOf(p)).toBeGreaterThan(lastSource);
+    expect(formatContextReport(report)).toContain('defines `week`');
+  });
+
+  const cli = join(process.cwd(), 'dist/src/bin/autofix.js');
+  (existsSync(cli) ? it : it.skip)('gives the same first file from the compiled CLI', () => {
+    const issueFile = join(repo.dir, 'issue.md'); // untracked: not in the map
+    writeFileSync(issueFile, ISSUE);
+    const out = execFileSync(
+      'node',
+      [cli, 'context', '--repo', repo.dir, '--issue-file', issueFile, '--json', '--top', '3'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const report = JSON.parse(out) as { ranking: { path: string }[] };
+    expect(report.ranking[0]?.path).toBe('src/plugin/weekOfYear/index.js');
+  });
+});
