@@ -154,6 +154,38 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(r.status !== 'reproduced' && r.reason).toContain('not one of the allowed test runners');
   });
 
+  it('refuses a fix that edits the reproduction test, even when every command passes', async () => {
+    // The plan happens to list the test's path: the code agent is asked for both files, and its
+    // answer for the test rewrites it (here harmlessly, a comment; it could weaken the assertion).
+    const plan = {
+      ...PLAN,
+      file_changes: [
+        ...PLAN.file_changes,
+        { path: 'test/issue-7-add.test.js', operation: 'CREATE' },
+      ],
+    };
+    const editTest = [
+      '--- a/test/issue-7-add.test.js',
+      '+++ b/test/issue-7-add.test.js',
+      '@@ -1,2 +1,3 @@',
+      '+// reviewed',
+      " import assert from 'node:assert/strict';",
+      " import { test } from 'node:test';",
+      '',
+    ].join('\n');
+    const perFile = (q: { body: { messages: { content: string }[] } }) =>
+      q.body.messages.at(-1)!.content.includes('Path: `test/issue-7-add.test.js`')
+        ? `\`\`\`diff\n${editTest}\`\`\``
+        : fix;
+    llm.enqueue(json(TRIAGE), json(plan), FAILS_ON_BASE, perFile, perFile);
+    const report = await run();
+
+    expect(report.outcome).toBe('failed');
+    expect(report.failure).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(report.failure!.message).toContain('edited the reproduction test');
+    expect(repo.git('branch', '--list', 'autofix/*')).toBe('');
+  });
+
   it('reproduce: required — no reproduction stops the run before any fix, nothing written', async () => {
     llm.enqueue(json(TRIAGE), json(PLAN), PASSES_ON_BASE, PASSES_ON_BASE);
     const report = await run(`${CONFIG}reproduce: required\n`);
