@@ -32,7 +32,7 @@ const JS_TRACE = /^\s*at (?:.*?\()?((?:[A-Za-z]:)?[^\s()]+?):(\d+)(?::\d+)?\)?\s
 const GO_TRACE = /^\s+(\/?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/gm;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w-])/gi;
 const ERROR_LINE =
-  /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|panic|error|fatal|FATAL|ERROR|Error)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
+  /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|(?:[a-z_]\w*\.)+[A-Z]\w*|panic|error|fatal|FATAL|ERROR|Error)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
 const QUOTED = /(?:^|[\s(:=])(["'“‘])([^"'“”‘’\n]{12,160})(?:["'”’])/g;
 const DOTTED = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$/-])/g;
 /** A noun a maintainer puts after the name of a part of the code ("the utc plugin"). */

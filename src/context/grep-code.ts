@@ -88,7 +88,9 @@ export function findMessage(files: readonly GrepFile[], message: string): Hit[] 
 /** Files that declare a command-line option: the flag as a string literal (`'--max-age'`). */
 export function findOption(files: readonly GrepFile[], option: string): Hit[] {
   const bare = option.replace(/^-+/, '');
-  const forms = [`"${option}"`, `'${option}'`, `"${option}=`, `'${option}=`, `"${bare}"`];
+  // The bare name only when it cannot be an ordinary word (`"max-depth"`, not `"color"`).
+  const forms = [`"${option}"`, `'${option}'`, `"${option}=`, `'${option}=`];
+  if (/[-_]/.test(bare)) forms.push(`"${bare}"`, `'${bare}'`);
   const out: Hit[] = [];
   for (const f of files) {
     if (!f.content.includes(bare)) continue;

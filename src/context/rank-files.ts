@@ -63,6 +63,35 @@ export const WEIGHTS = {
 const MAX_HITS = 12;
 const HOP_SOURCES = 5;
 
+/** Files whose path ends with the most trailing segments of `mention` (at least two). */
+function longestTail<T extends { path: string }>(files: readonly T[], mention: string): T[] {
+  const want = mention.split('/');
+  let best: T[] = [];
+  let bestLength = 1;
+  for (const f of files) {
+    const have = f.path.split('/');
+    let n = 0;
+    while (
+      n < have.length &&
+      n < want.length &&
+      have[have.length - 1 - n] === want[want.length - 1 - n]
+    )
+      n++;
+    if (n > bestLength) {
+      best = [f];
+      bestLength = n;
+    } else if (n === bestLength && n > 1) best.push(f);
+  }
+  return best;
+}
+
+/** Receivers and globals: `self.fail` names `fail`, not a definition of `self`. */
+const RECEIVERS = new Set(
+  'self this cls super window document console module exports process require global globalThis'.split(
+    ' ',
+  ),
+);
+
 const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 const round = (n: number): number => Math.round(n * 100) / 100;
 const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -139,7 +168,10 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     const p = mention.path.replace(/^\/+/, '');
     const suffix = (f: string): boolean =>
       f === p || f.endsWith(`/${p}`) || mention.path.endsWith(`/${f}`);
-    const exact = map.files.filter((f) => suffix(f.path));
+    let exact = map.files.filter((f) => suffix(f.path));
+    // An installed copy (`site-packages/pkg/mod.py`, `node_modules/pkg/lib/x.js`) or another
+    // layout (`src/pkg/mod.py`): the files sharing the longest tail of at least two segments.
+    if (exact.length === 0) exact = longestTail(map.files, p);
     if (exact.length > 0) {
       for (const f of exact)
         add(
@@ -182,6 +214,7 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
   const symbols = new Set(refs.identifiers);
   for (const d of refs.dotted)
     for (const part of d.split('.')) if (part.length >= 3) symbols.add(part);
+  for (const r of RECEIVERS) symbols.delete(r);
   for (const id of [...symbols].slice(0, 60)) {
     const definers = findDefinitions(code, id);
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything

@@ -138,6 +138,42 @@ describe('ranking rules', () => {
     expect(ranking.files[0]?.focusLines).toEqual([12]);
   });
 
+  it('follows a frame of an installed copy to the repository file by its longest path tail', () => {
+    const files = {
+      ...noise,
+      'src/click/types.py': 'class Choice:\n    pass\n',
+      'src/other/types.py': 'X = 1\n',
+    };
+    const ranking = rankFiles(
+      mapOf(files),
+      'Traceback (most recent call last):\n  File "/home/me/.venv/lib/python3.11/site-packages/click/types.py", line 2, in convert',
+    );
+    expect(ranking.files[0]?.path).toBe('src/click/types.py');
+    expect(ranking.files[0]?.reasons[0]).toMatch(/^named in a stack trace/);
+    const other = ranking.files.find((f) => f.path === 'src/other/types.py');
+    expect(other?.reasons.join('; ') ?? '').not.toMatch(/stack trace|named in the issue/);
+  });
+
+  it('reads `self.fail` as the method `fail`, and `--color` not as every "color" string', () => {
+    const files = {
+      ...noise,
+      'pkg/core.py': 'class Command:\n    def fail(self, message):\n        pass\n',
+      'pkg/shell.py': 'def self(x):\n    return x\n',
+      'pkg/term.py': 'STYLES = {"color": 1}\n',
+      'pkg/cli.py': 'parser.add_argument("--color")\n',
+    };
+    const ranking = rankFiles(mapOf(files), 'Calling self.fail() with --color crashes');
+    const reasons = ranking.files.flatMap((f) => f.reasons);
+    expect(reasons).toContain('defines `fail`');
+    expect(reasons).not.toContain('defines `self`');
+    expect(ranking.files.find((f) => f.path === 'pkg/cli.py')?.reasons).toContain(
+      'declares option --color',
+    );
+    expect(ranking.files.find((f) => f.path === 'pkg/term.py')?.reasons ?? []).not.toContain(
+      'declares option --color',
+    );
+  });
+
   it('boosts the imports and importers of a top hit one hop, and lists its test after it', () => {
     const files = {
       ...noise,
