@@ -21,7 +21,6 @@ export type PathKind =
 const TEST_DIRS = new Set([
   'test',
   'tests',
-  'testing',
   '__tests__',
   '__test__',
   'spec',
@@ -87,6 +86,30 @@ const CONFIG_NAMES =
 const TOOLING =
   /(^|[.-])(conf|config)\.[cm]?[jt]s$|^(gulpfile|gruntfile|jakefile|webpack|rollup|vite|babel|jest|karma|vitest|eslint|prettier|esbuild|tsup)([.-].*)?\.[cm]?[jt]s$/;
 
+const WORKSPACE_DIRS = new Set(['packages', 'apps', 'libs', 'modules', 'crates', 'plugins']);
+
+/**
+ * A folder of the project root, or of a workspace package (`packages/x/dist/`): `build/` or
+ * `examples/` deep inside source (`pip/_internal/operations/build/`, `src/demo/`) is source.
+ */
+function atRoot(dirs: readonly string[], names: ReadonlySet<string>): boolean {
+  if (names.has(dirs[0] ?? '')) return true;
+  return WORKSPACE_DIRS.has(dirs[0] ?? '') && names.has(dirs[2] ?? '');
+}
+
+/**
+ * A library's own package named `test` (`django/test/client.py`: helpers it ships to users), not
+ * a folder of tests: nested, and the file is not itself named like a test.
+ */
+function libraryTestPackage(dirs: readonly string[], i: number, name: string): boolean {
+  return (
+    i > 0 &&
+    dirs[i] === 'test' &&
+    /\.py$/.test(name) &&
+    !/^(test_|conftest)|_test\.py$|^tests?\.py$/.test(name)
+  );
+}
+
 const extensionOf = (name: string): string =>
   name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
 
@@ -99,14 +122,14 @@ export function classifyPath(path: string): PathKind {
   if (dirs.some((d) => META_DIRS.has(d))) return 'meta';
   if (dirs.some((d) => VENDOR_DIRS.has(d) || d === 'node_modules' || d === 'site-packages'))
     return 'vendored';
-  if (dirs.some((d) => BUILD_DIRS.has(d))) return 'build';
+  if (atRoot(dirs, BUILD_DIRS)) return 'build';
   if (
     /\.min\.(js|css)$|[.-]bundle\.js$|\.generated\.|_pb2(_grpc)?\.py$|\.pb(\.gw)?\.go$/i.test(lower)
   )
     return 'build';
   if (/_generated\.|^generated[-_]|\.g\.(dart|cs)$/i.test(lower)) return 'build';
   if (
-    dirs.some((d) => TEST_DIRS.has(d)) ||
+    dirs.some((d, i) => TEST_DIRS.has(d) && !libraryTestPackage(dirs, i, lower)) ||
     /\.(test|spec|e2e|stories)\.[cm]?[jt]sx?$/i.test(lower) ||
     /_test\.(go|py|rb|exs)$/.test(lower) ||
     /^test_.*\.py$/.test(lower) ||
@@ -115,7 +138,7 @@ export function classifyPath(path: string): PathKind {
   )
     return 'test';
   if (CHANGELOG.test(name) && !SOURCE_EXTENSIONS.has(ext)) return 'changelog';
-  if (dirs.some((d) => EXAMPLE_DIRS.has(d))) return 'example';
+  if (atRoot(dirs, EXAMPLE_DIRS)) return 'example';
   if (dirs.some((d) => DOC_DIRS.has(d))) return 'docs';
   if (DOC_EXTENSIONS.has(ext) || (PROSE_NAMES.test(name) && !SOURCE_EXTENSIONS.has(ext)))
     return 'docs';

@@ -33,6 +33,14 @@ describe('classifyPath', () => {
     ['karma.sauce.conf.js', 'config'],
     ['setup.cfg', 'config'],
     ['types/index.d.ts', 'declarations'],
+    // Folders named like build output, examples or tests deep inside a package are source.
+    ['src/pip/_internal/operations/build/wheel.py', 'source'],
+    ['src/demo/demo-llm.ts', 'source'],
+    ['django/test/client.py', 'source'],
+    ['numpy/testing/_private/utils.py', 'source'],
+    ['numpy/core/tests/test_numeric.py', 'test'],
+    ['django/test/test_client.py', 'test'],
+    ['packages/insomnia/dist/index.js', 'build'],
   ])('%s is %s', (path, kind) => {
     expect(classifyPath(path)).toBe(kind);
   });
