@@ -511,7 +511,8 @@ async function main(): Promise<void> {
   for (const r of rows) {
     const note = [
       r.bogus ? `FALSE REPRODUCTION: ${r.bogus}` : '',
-      r.infra ? `INFRA: ${r.infra}` : (r.reason ?? r.failure ?? ''),
+      r.reason ?? '',
+      r.infra ? `INFRA: ${r.infra}` : (r.failure ?? ''),
     ]
       .filter(Boolean)
       .join('; ')
