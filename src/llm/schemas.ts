@@ -96,7 +96,8 @@ export interface ReproductionAnswer {
 
 export const reproductionAnswerSchema = z.object({
   path: z.string().trim().min(1).max(300),
-  content: z.string().min(1).max(20_000),
+  // Real test files run long (upstream axios tests are over 20,000 characters).
+  content: z.string().min(1).max(80_000),
   command: z.string().trim().min(1).max(300),
   test_name: z.string().trim().min(1).max(200),
 }) satisfies z.ZodType<ReproductionAnswer, unknown>;

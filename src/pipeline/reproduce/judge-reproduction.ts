@@ -29,21 +29,50 @@ const LOAD_ERRORS: [RegExp, string][] = [
   [/\berror TS\d{4}\b/, 'a TypeScript compile error'],
   [/\b(?:ModuleNotFoundError|ImportError|IndentationError)\b/, 'an import error'],
   [
+    /Test suite failed to run|Error: No test files found|\bcollected 0 items\b/,
+    'an error while loading the test file',
+  ],
+  [
     /\bNo tests? (?:found|files found)\b|\bno test files\b|Test Suites: 0 of|No test suite found/i,
     'no test found',
   ],
+  // The runner itself could not start (no node_modules, npx fetching a package without network).
+  [
+    /\bnpm (?:ERR!|error)|\bEAI_AGAIN\b|\bENOTFOUND\b|: command not found|: not found$/m,
+    'the test runner failing to start',
+  ],
 ];
 
-/** What a test framework prints when an assertion or a test fails. */
-const TEST_FAILURE =
-  /AssertionError|\bexpect\(|\bExpected\b|\bReceived\b|\bassert\w*\b|^\s*not ok \d+|\bFAIL\b|✕|✗|\b\d+ failing\b|\bfailed\b|Error:/m;
+/**
+ * A test runner's own report of a failing test: only these count. A bare `Error:` or the word
+ * `failed` does not — npm prints both, and an exception while a test file loads (before any test
+ * ran) carries the first without any runner summary.
+ */
+const TEST_FAILURE = new RegExp(
+  [
+    String.raw`^\s*not ok \d+`, // TAP, node:test
+    String.raw`^#\s*fail\s+[1-9]`, // node:test, tap summaries
+    String.raw`\b[1-9]\d* failing\b`, // mocha
+    String.raw`Tests:\s+[1-9]\d* failed`, // jest
+    String.raw`Tests\s+[1-9]\d* failed`, // vitest
+    String.raw`\b[1-9]\d* failed\b.*\bin \d+(?:\.\d+)?s\b`, // pytest summary
+    String.raw`^FAILED\s`, // pytest short summary
+    String.raw`\b[1-9]\d* tests? failed\b`, // ava
+    String.raw`^\s*[✕✗×]\s`, // jest, vitest test marks
+  ].join('|'),
+  'm',
+);
+
+/** Where the failure shows: an assertion or the runner's failure line. */
+const FAILURE_LINE =
+  /AssertionError|\bexpect\(|\bExpected\b|\bassert|not ok \d+|✕|✗|\bFAIL(?:ED)?\b|\d+ failing|Error:/;
 
 const MAX_EXCERPT = 1500;
 
 /** The part of the output around the first failure, bounded. */
 export function failureExcerpt(output: string): string {
   const lines = output.split('\n');
-  const first = lines.findIndex((l) => TEST_FAILURE.test(l));
+  const first = lines.findIndex((l) => FAILURE_LINE.test(l));
   const from = Math.max(0, first - 3);
   const text = lines
     .slice(from, from + 25)
@@ -86,7 +115,7 @@ export function judgeReproduction(result: CommandResult): ReproductionVerdict {
     return {
       kind: 'rejected',
       why: 'no-test-failure',
-      message: `\`${result.command}\` exits with ${result.exit_code ?? 'a signal'} but reports no failing test or assertion.`,
+      message: `\`${result.command}\` exits with ${result.exit_code ?? 'a signal'} but its test runner reports no failing test (an error while the file loads, before any test ran, does not count).`,
       excerpt,
     };
   }

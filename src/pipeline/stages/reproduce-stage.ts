@@ -12,6 +12,7 @@ import { checkSandbox, withRepoSandbox } from '../../exec/index.js';
 import { runGit } from '../../git/run-git.js';
 import type { Workspace } from '../../git/workspace.js';
 import { createCodeWorkspace, repoPathPolicy } from '../code/code-workspace.js';
+import { setupFailed } from '../code/root-cause.js';
 import { planPathCheck } from '../commit-change.js';
 import { runnersFor } from '../reproduce/test-runners.js';
 import { writeReproduction } from '../reproduce/write-reproduction.js';
@@ -102,7 +103,16 @@ export async function reproduceStage(env: StageEnv): Promise<StageResult<Reprodu
         reason: 'No test runner was found in the repository to run a reproduction with.',
       };
     }
-    let setupDone = false;
+    const codeWs = (validate: string[]) =>
+      createCodeWorkspace(
+        ws,
+        { ...config, validate, baseline: false },
+        { sandbox: env.sandbox, redact: env.redact, ...signalOf(env), logger: env.log },
+      );
+    // Setup first, once: a failing one is the configuration's fault (SETUP_FAILED, the same
+    // report as the code stage's), never a reason to blame the model's test or ask again.
+    const setup = await codeWs([]).setup({});
+    if (setup && !setup.passed) throw setupFailed(setup, env.onValidation?.(setup, 'setup'));
     return writeReproduction(
       {
         issue,
@@ -130,20 +140,10 @@ export async function reproduceStage(env: StageEnv): Promise<StageResult<Reprodu
           await mkdir(dirname(abs), { recursive: true });
           await writeFile(abs, file.content);
           try {
-            const run = await createCodeWorkspace(
-              ws,
-              { ...config, validate: [command], baseline: false },
-              { sandbox: env.sandbox, redact: env.redact, ...signalOf(env), logger: env.log },
-            ).validate({ skipSetup: setupDone, tolerate: () => undefined });
-            setupDone = true;
-            if (run.failed?.phase === 'setup') {
-              const r = run.failed.result;
-              return {
-                ...r,
-                command: `${command} (not run: setup \`${r.command}\` failed)`,
-                exit_code: r.exit_code ?? 1,
-              };
-            }
+            const run = await codeWs([command]).validate({
+              skipSetup: true,
+              tolerate: () => undefined,
+            });
             return run.results.at(-1)!;
           } finally {
             // The code stage writes it again under the fix; this workspace stays at the base.

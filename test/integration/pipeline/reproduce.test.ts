@@ -201,6 +201,16 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(repo.git('branch', '--list', 'autofix/*')).toBe('');
   });
 
+  it('a failing setup ends the run as SETUP_FAILED before the reproducer is asked', async () => {
+    llm.enqueue(json(TRIAGE), json(PLAN), FAILS_ON_BASE, fix, json(PR_SUMMARY));
+    const report = await run(`setup:\n  - node -e "process.exit(3)"\n${CONFIG}`);
+
+    expect(report.outcome).toBe('failed');
+    expect(report.failure).toMatchObject({ code: 'SETUP_FAILED', stage: 'reproduce' });
+    // No token spent on a test, and the model is never blamed for the setup.
+    expect(reproducerRequests()).toHaveLength(0);
+  });
+
   it('skips issues triaged as features (auto) without asking the reproducer', async () => {
     llm.enqueue(json({ ...TRIAGE, classification: 'feat' }), json(PLAN), fix, json(PR_SUMMARY));
     const report = await run();

@@ -23,7 +23,12 @@ describe('judgeReproduction', () => {
     expect(node).toMatchObject({ kind: 'reproduced' });
     expect(node.excerpt).toContain('-1 !== 5');
     expect(
-      judgeReproduction(result(1, '● add › sums\n\n  expect(received).toBe(expected)\n')),
+      judgeReproduction(
+        result(
+          1,
+          '● add › sums\n\n  expect(received).toBe(expected)\n\nTests:       1 failed, 1 total\n',
+        ),
+      ),
     ).toMatchObject({ kind: 'reproduced' });
     expect(
       judgeReproduction(result(1, 'FAILED tests/test_x.py::test_sum - assert -1 == 5\n')),
@@ -47,6 +52,41 @@ describe('judgeReproduction', () => {
       expect(v).toMatchObject({ kind: 'rejected', why: 'load-error' });
       expect(v.kind === 'rejected' && v.message).toContain(what);
     }
+  });
+
+  it('refuses what only looks like a failure: npm failing to fetch the runner, an exception while the file loads', () => {
+    const npx = judgeReproduction(
+      result(
+        1,
+        'npm error request to https://registry.npmjs.org/jest failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org\n',
+      ),
+    );
+    expect(npx).toMatchObject({ kind: 'rejected', why: 'load-error' });
+    expect(npx.kind === 'rejected' && npx.message).toContain('test runner failing to start');
+    // mocha: a describe callback throws while the file loads; no test ran, no "N failing".
+    const mochaLoad = judgeReproduction(
+      result(
+        1,
+        'TypeError: asyncFunctionsSupported is not a function\n    at Suite.<anonymous> (test/app.router.issue-3695.js:12:7)\n',
+      ),
+    );
+    expect(mochaLoad).toMatchObject({ kind: 'rejected', why: 'no-test-failure' });
+    const jestLoad = judgeReproduction(
+      result(
+        1,
+        ' FAIL  test/a.test.js\n  ● Test suite failed to run\n\n    TypeError: x is not a function\n',
+      ),
+    );
+    expect(jestLoad).toMatchObject({ kind: 'rejected', why: 'load-error' });
+    // The same exception inside a test that ran is a reproduction.
+    expect(
+      judgeReproduction(
+        result(
+          1,
+          '  1) router\n       handles async:\n     TypeError: x is not a function\n\n  0 passing\n  1 failing\n',
+        ),
+      ),
+    ).toMatchObject({ kind: 'reproduced' });
   });
 
   it('refuses a crash that reports no failing test', () => {
