@@ -20,12 +20,13 @@
  * --json FILE (every result), --mirrors DIR, --workdir DIR.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBm25Index } from '../src/context/bm25.js';
+import { writeTree } from './context/write-tree.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../src/context/build-prompt-context.js';
 import { buildRepoMap } from '../src/context/build-repo-map.js';
 import { explainContext } from '../src/context/explain-context.js';
@@ -90,34 +91,7 @@ function checkoutAt(repo: string, commit: string): string {
   for (const entry of readdirSync(dir))
     if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true });
   git(['-C', dir, 'read-tree', commit]);
-  const entries = git(['-C', dir, 'ls-tree', '-r', '-z', '--full-tree', commit])
-    .split('\0')
-    .filter((e) => e !== '')
-    .map((e) => {
-      const [meta = '', path = ''] = e.split('\t');
-      const [mode = '', type = '', sha = ''] = meta.split(' ');
-      return { mode, type, sha, path };
-    })
-    .filter((e) => e.type === 'blob');
-  const out = execFileSync('git', ['-C', dir, 'cat-file', '--batch'], {
-    input: entries.map((e) => e.sha).join('\n') + '\n',
-    maxBuffer: 2 ** 31 - 1,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let at = 0;
-  for (const e of entries) {
-    const eol = out.indexOf(10, at);
-    const header = out.subarray(at, eol).toString();
-    at = eol + 1;
-    if (header.endsWith(' missing')) continue;
-    const size = Number(header.split(' ')[2]);
-    const content = out.subarray(at, at + size);
-    at += size + 1;
-    const target = join(dir, e.path);
-    mkdirSync(dirname(target), { recursive: true });
-    if (e.mode === '120000') symlinkSync(content.toString(), target);
-    else writeFileSync(target, content, { mode: e.mode === '100755' ? 0o755 : 0o644 });
-  }
+  writeTree(dir, commit, dir);
   return dir;
 }
 

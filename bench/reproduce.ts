@@ -31,19 +31,12 @@
  * "### Reproduction", "fails on the base commit" and "passes with the fix").
  */
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../src/config/env.js';
+import { writeTree } from './context/write-tree.js';
 import { agentOf } from '../src/demo/demo-llm.js';
 import { startScriptedLlmServer, type StaticReply } from '../src/demo/scripted-llm-server.js';
 import { createLogger } from '../src/logger.js';
@@ -163,34 +156,7 @@ const git = (args: string[], input?: string | Buffer): string =>
 function materialise(repo: string, commit: string, dir: string): void {
   const mirror = join(MIRRORS, repo.replace('/', '+'), 'repo');
   if (!existsSync(mirror)) throw new Error(`no snapshot of ${repo} at ${mirror}`);
-  const entries = git(['-C', mirror, 'ls-tree', '-r', '-z', '--full-tree', commit])
-    .split('\0')
-    .filter((e) => e !== '')
-    .map((e) => {
-      const [meta = '', path = ''] = e.split('\t');
-      const [mode = '', type = '', sha = ''] = meta.split(' ');
-      return { mode, type, sha, path };
-    })
-    .filter((e) => e.type === 'blob');
-  const out = execFileSync('git', ['-C', mirror, 'cat-file', '--batch'], {
-    input: entries.map((e) => e.sha).join('\n') + '\n',
-    maxBuffer: 2 ** 31 - 1,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let at = 0;
-  for (const e of entries) {
-    const eol = out.indexOf(10, at);
-    const header = out.subarray(at, eol).toString();
-    at = eol + 1;
-    if (header.endsWith(' missing')) continue;
-    const size = Number(header.split(' ')[2]);
-    const content = out.subarray(at, at + size);
-    at += size + 1;
-    const target = join(dir, e.path);
-    mkdirSync(dirname(target), { recursive: true });
-    if (e.mode === '120000') symlinkSync(content.toString(), target);
-    else writeFileSync(target, content, { mode: e.mode === '100755' ? 0o755 : 0o644 });
-  }
+  writeTree(mirror, commit, dir);
 }
 
 interface Replay {
