@@ -22,6 +22,7 @@ import type { StageResult } from './stage-table.js';
 const TEST_FILE =
   /(^|\/)(tests?|spec|__tests__)\/.+\.[cm]?[jt]sx?$|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]+\.py$/;
 const EXAMPLE_LINES = 60;
+const REPRO_TIMEOUT_S = 120;
 
 /** What the repository shows of its test runners: package.json's dependencies, its files. */
 async function repositorySigns(ws: Workspace, commands: string[]) {
@@ -106,7 +107,16 @@ export async function reproduceStage(env: StageEnv): Promise<StageResult<Reprodu
     const codeWs = (validate: string[]) =>
       createCodeWorkspace(
         ws,
-        { ...config, validate, baseline: false },
+        {
+          ...config,
+          validate,
+          baseline: false,
+          // One test file: minutes mean it hangs (on the network `validate` does not have).
+          // `setup` (validate empty) keeps the repository's own limit.
+          ...(validate.length > 0
+            ? { command_timeout_seconds: Math.min(config.command_timeout_seconds, REPRO_TIMEOUT_S) }
+            : {}),
+        },
         { sandbox: env.sandbox, redact: env.redact, ...signalOf(env), logger: env.log },
       );
     // Setup first, once: a failing one is the configuration's fault (SETUP_FAILED, the same
