@@ -89,7 +89,9 @@ function fullLog(message: string): string {
 
 describe('failure reports of autofix run', () => {
   it('a failing setup (npm ci without a lockfile) is SETUP_FAILED: never sent to the fixer, the command, exit code, output tail and what to change', async () => {
-    repo = createSampleRepo({ config: 'setup:\n  - npm ci\nvalidate:\n  - node test.js\n' });
+    repo = createSampleRepo({
+      config: 'reproduce: off\nsetup:\n  - npm ci\nvalidate:\n  - node test.js\n',
+    });
     llm.enqueue(json(TRIAGE), json(PLAN), FIX_DIFF, FIX_DIFF, json(PR_SUMMARY));
     const events: ProgressEvent[] = [];
     const { report, printed } = await run({}, events);
