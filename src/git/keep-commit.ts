@@ -12,7 +12,7 @@ import { AutofixError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { assertBotBranch } from './branch-name.js';
 import { remoteError } from './mirror.js';
-import { pushRefs, type RefUpdate } from './push.js';
+import { pushRefs, UPLOAD_PACK, type RefUpdate } from './push.js';
 import { runGit } from './run-git.js';
 import { worktreeGit } from './worktree-git.js';
 import type { Workspace } from './workspace.js';
@@ -22,8 +22,6 @@ export interface KeepOptions {
   timeoutMs?: number;
   logger?: Logger;
 }
-
-const UPLOAD_PACK = '--upload-pack=git-upload-pack';
 
 /** The run's private ref. Run ids are `run-<hex>`; anything else is refused. */
 export function keptRefOf(runId: string): string {

@@ -26,6 +26,9 @@ export interface PushOptions {
 /** The default program, named on the command line where it beats any `remote.<url>.receivepack`. */
 export const RECEIVE_PACK = '--receive-pack=git-receive-pack';
 
+/** Like RECEIVE_PACK, for fetch-side commands: beats any `remote.<url>.uploadpack`. */
+export const UPLOAD_PACK = '--upload-pack=git-upload-pack';
+
 /** The remote's `remote: …` lines, or git's own last error line. */
 function remoteMessage(stderr: string): string {
   const lines = stderr

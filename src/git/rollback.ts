@@ -18,7 +18,8 @@ import { access } from 'node:fs/promises';
 import type { Logger } from '../logger.js';
 import { assertBotBranch } from './branch-name.js';
 import { withMirrorLock } from './mirror.js';
-import { RECEIVE_PACK } from './push.js';
+import { remoteRefSha } from './keep-commit.js';
+import { pushRefs, RECEIVE_PACK } from './push.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
 import { worktreeGit } from './worktree-git.js';
@@ -30,21 +31,13 @@ export interface RollbackOptions {
   logger?: Logger;
 }
 
-/** Like RECEIVE_PACK, for fetch-side commands: beats any `remote.<url>.uploadpack`. */
-const UPLOAD_PACK = '--upload-pack=git-upload-pack';
-
 export interface RollbackReport {
   done: string[];
   problems: string[];
 }
 
-async function remoteSha(ws: Workspace, ref: string, token?: string): Promise<string | null> {
-  const r = await runGit(['ls-remote', UPLOAD_PACK, ws.remoteUrl, ref], {
-    cwd: ws.mirrorDir,
-    token,
-  });
-  return r.stdout.split(/\s/)[0] || null;
-}
+const remoteSha = (ws: Workspace, ref: string, token?: string): Promise<string | null> =>
+  remoteRefSha(ws, ref, token ? { token } : {});
 
 async function rollbackRemote(ws: Workspace, token: string | undefined, report: RollbackReport) {
   const branch = ws.branch;
@@ -99,23 +92,15 @@ async function rollbackKept(ws: Workspace, token: string | undefined, report: Ro
     report.problems.push(`${kept.ref} is at ${current}, not at ${kept.sha}; left alone`);
     return;
   }
-  const push = await runGit(
-    [
-      'push',
-      '--porcelain',
-      '--no-verify',
-      RECEIVE_PACK,
-      `--force-with-lease=${kept.ref}:${kept.sha}`,
-      ws.remoteUrl,
-      `:${kept.ref}`,
-    ],
-    { cwd: ws.mirrorDir, token, okCodes: [1, 128] },
-  );
-  if (push.code === 0) {
+  try {
+    await pushRefs(ws, [{ ref: kept.ref, to: null, expect: kept.sha }], {
+      ...(token ? { token } : {}),
+      what: `deleting ${kept.ref}`,
+    });
     report.done.push(`deleted ${kept.ref}`);
     ws.branch!.kept = null;
-  } else {
-    report.problems.push(`could not delete ${kept.ref}: ${push.stderr.trim()}`);
+  } catch (err) {
+    report.problems.push(`could not delete ${kept.ref}: ${(err as Error).message}`);
   }
 }
 

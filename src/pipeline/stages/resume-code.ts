@@ -46,7 +46,7 @@ export async function resumeCode(
     changes.push({ path: fields[i + 1]!, operation: OPERATIONS[fields[i]!] ?? 'modified' });
   }
   return {
-    commit: { ...commit, branch: branch.name },
+    commit,
     code: {
       changes,
       validation: [],
