@@ -5,7 +5,8 @@
  * A test that passes on the base or fails to load is refused (and asked again once); with
  * `reproduce: required` a run without one stops before any fix is tried.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { silentLogger } from '../../../src/logger.js';
 import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
@@ -184,6 +185,33 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(report.failure).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(report.failure!.message).toContain('edited the reproduction test');
     expect(repo.git('branch', '--list', 'autofix/*')).toBe('');
+  });
+
+  it('refuses a test placed where the bot may not write (node_modules) or outside the repository', async () => {
+    const at = (path: string) =>
+      JSON.stringify({ ...JSON.parse(FAILS_ON_BASE), path, command: `node --test ${path}` });
+    llm.enqueue(
+      json(TRIAGE),
+      json(PLAN),
+      at('node_modules/add.test.js'),
+      at('../outside/add.test.js'),
+      fix,
+      json(PR_SUMMARY),
+    );
+    const report = await run();
+
+    expect(report.outcome).toBe('success');
+    const r = report.result!.reproduction!;
+    expect(r.status).toBe('not-reproduced');
+    expect(r.status !== 'reproduced' && r.reason).toContain('not a plain repository path');
+    const asks = reproducerRequests();
+    // The first was refused by the bot's path policy (node_modules is never written), before it ran.
+    const previous = asks[1]!.body.messages.at(-1)!.content.split('## Your previous attempt')[1]!;
+    expect(previous).toContain('node_modules/add.test.js');
+    expect(previous).not.toContain('not a plain repository path');
+    // Neither was written or committed.
+    expect(report.result!.commit!.files_changed).toEqual(['src/math.js']);
+    expect(existsSync(join(repo.dir, '..', 'outside'))).toBe(false);
   });
 
   it('reproduce: required — no reproduction stops the run before any fix, nothing written', async () => {
