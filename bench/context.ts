@@ -1,7 +1,7 @@
 /**
  * `npm run bench:context`: localization on real issues (issue #18). For each instance of
  * `bench/context/instances.jsonl` (real issues and the files their upstream fix changed, from
- * Multi-SWE-bench; see bench/context/README.md), the repository is checked out at the fix's
+ * Multi-SWE-bench and SWE-bench dev; see bench/context/README.md), the repository is checked out at the fix's
  * parent commit and ranked two ways for the issue text (title + body):
  *   - the product: `explainContext`, what `autofix context` runs (repo map, `rankFiles`, prompt
  *     context), timed per issue in process (no CLI start);
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     'bm25 ms',
   ].join(' ');
   console.log(
-    `Localization on ${results.length} real issues over ${repos.length} repositories (Multi-SWE-bench; ${totalS.toFixed(0)} s)`,
+    `Localization on ${results.length} real issues over ${repos.length} repositories (Multi-SWE-bench, SWE-bench dev; ${totalS.toFixed(0)} s)`,
   );
   console.log(
     `any@k in PERCENT of issues: a changed non-test source file among the first k. doc5: % of top-5 slots that are tests/docs/non-source. files: median files in the map. ms: p50 per issue, in process. SUMMARY: fractions 0–1.`,

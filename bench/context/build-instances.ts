@@ -1,6 +1,7 @@
 /**
  * Rebuilds `bench/context/instances.jsonl` from the Multi-SWE-bench instance files kept in a
- * public GitHub repository (see README.md). Run by hand:
+ * public GitHub repository, plus the Python instances of SWE-bench's dev split kept in two
+ * public GitHub repositories (see README.md). Run by hand:
  *
  *   npm run build && node dist/bench/context/build-instances.js [--dataset GIT_DIR] [--mirrors DIR]
  *
@@ -42,6 +43,35 @@ const DATASET_FILES = [
   'MSWE-agent/data/go/zeromicro__go-zero_dataset.jsonl',
 ];
 
+/**
+ * Python: SWE-bench's *dev* split (repositories outside SWE-bench Lite's test set), as kept by two
+ * public GitHub copies: SWE-bench Lite dev (23 instances, 6 repositories) and SWE-agent's test
+ * data `swe-bench-dev-easy.json` (5 dev instances). Every instance of both is taken (deduplicated
+ * by id); chosen before any ranking was run. pyvista/pyvista's snapshot is over the fetch size
+ * limit, so its one instance is dropped as "base not in snapshot".
+ */
+const SWE_BENCH_SOURCES = [
+  {
+    gitDir: 'zhhhhhhhy+add_swebench_to_MASArena/repo',
+    commit: 'af2702e0eef21b7965f9f6201aaaf333dc1386f9',
+    file: 'data/SWE-bench-Lite-dev.jsonl',
+  },
+  {
+    gitDir: 'kuppireddypravalika+MSWE-validation-dataset/repo',
+    commit: DATASET_COMMIT,
+    file: 'MSWE-agent/tests/test_data/data_sources/swe-bench-dev-easy.json',
+  },
+];
+
+/** One SWE-bench instance (the fields used here). */
+interface SweBenchInstance {
+  repo: string;
+  instance_id: string;
+  base_commit: string;
+  patch: string;
+  problem_statement: string;
+}
+
 interface RawInstance {
   org: string;
   repo: string;
@@ -66,6 +96,67 @@ const exists = (gitDir: string, spec: string): boolean => {
   }
 };
 
+/** Gold files that exist at the base commit, or undefined (with the reason in `dropped`). */
+function goldAtBase(
+  id: string,
+  mirror: string,
+  base: string,
+  patch: string,
+  dropped: string[],
+): { gold: string[]; excluded: Instance['excluded'] } | undefined {
+  if (!exists(mirror, `${base}^{commit}`)) {
+    dropped.push(`${id}: base ${base} not in ${mirror}`);
+    return undefined;
+  }
+  const { gold: candidates, excluded } = goldOf(patch);
+  const gold: string[] = [];
+  const allExcluded: Instance['excluded'] = [...excluded];
+  for (const path of candidates) {
+    if (exists(mirror, `${base}:${path}`)) gold.push(path);
+    else allExcluded.push({ path, reason: 'missing-at-base' });
+  }
+  if (gold.length === 0) {
+    dropped.push(`${id}: no gold file (${allExcluded.map((e) => e.reason).join(', ')})`);
+    return undefined;
+  }
+  return { gold, excluded: allExcluded };
+}
+
+function sweBenchInstances(dropped: string[]): Instance[] {
+  const out: Instance[] = [];
+  const seen = new Set<string>();
+  for (const source of SWE_BENCH_SOURCES) {
+    const text = git(join(MIRRORS, source.gitDir), ['show', `${source.commit}:${source.file}`]);
+    const raws: SweBenchInstance[] = source.file.endsWith('.jsonl')
+      ? text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as SweBenchInstance)
+      : (JSON.parse(text) as SweBenchInstance[]);
+    for (const raw of raws) {
+      if (seen.has(raw.instance_id)) continue;
+      seen.add(raw.instance_id);
+      const [owner, name] = raw.repo.split('/');
+      const mirror = join(MIRRORS, `${owner}+${name}`, 'repo');
+      const found = goldAtBase(raw.instance_id, mirror, raw.base_commit, raw.patch, dropped);
+      if (!found) continue;
+      out.push({
+        id: raw.instance_id,
+        repo: raw.repo,
+        language: 'py',
+        pr: Number(/-(\d+)$/.exec(raw.instance_id)?.[1] ?? 0),
+        issues: [],
+        base: raw.base_commit,
+        issue: raw.problem_statement,
+        gold: found.gold,
+        excluded: found.excluded,
+        source: `${source.gitDir.replace(/\/repo$/, '').replace('+', '/')}@${source.commit}:${source.file}`,
+      });
+    }
+  }
+  return out;
+}
+
 function main(): void {
   const out: Instance[] = [];
   const dropped: string[] = [];
@@ -78,21 +169,9 @@ function main(): void {
       const repo = `${raw.org}/${raw.repo}`;
       const id = `${raw.org}__${raw.repo}-${raw.number}`;
       const mirror = join(MIRRORS, `${raw.org}+${raw.repo}`, 'repo');
-      if (!exists(mirror, `${raw.base.sha}^{commit}`)) {
-        dropped.push(`${id}: base ${raw.base.sha} not in ${mirror}`);
-        continue;
-      }
-      const { gold: candidates, excluded } = goldOf(raw.fix_patch);
-      const gold: string[] = [];
-      const allExcluded: Instance['excluded'] = [...excluded];
-      for (const path of candidates) {
-        if (exists(mirror, `${raw.base.sha}:${path}`)) gold.push(path);
-        else allExcluded.push({ path, reason: 'missing-at-base' });
-      }
-      if (gold.length === 0) {
-        dropped.push(`${id}: no gold file (${allExcluded.map((e) => e.reason).join(', ')})`);
-        continue;
-      }
+      const found = goldAtBase(id, mirror, raw.base.sha, raw.fix_patch, dropped);
+      if (!found) continue;
+      const { gold, excluded: allExcluded } = found;
       const issue = raw.resolved_issues
         .map((r) => [r.title ?? '', r.body ?? ''].join('\n\n'))
         .join('\n\n');
@@ -110,6 +189,7 @@ function main(): void {
       });
     }
   }
+  out.push(...sweBenchInstances(dropped));
   out.sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : a.pr - b.pr));
   const target = join(
     dirname(fileURLToPath(import.meta.url)),
