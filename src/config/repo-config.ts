@@ -68,6 +68,18 @@ export const repoConfigSchema = z
      * can be written the run says so and goes on. `required`: the run stops without one. `off`.
      */
     reproduce: z.enum(['auto', 'required', 'off']).default('auto'),
+    /**
+     * Follow-up on the repository's own CI for the bot's PRs: when a counted check fails on the
+     * PR's head (and not on the base branch too), the failing jobs' logs go to the fixer and one
+     * repair commit is pushed. At most this many rounds per PR; 0 turns the follow-up off. A round
+     * whose failure is the same as the previous round's stops the follow-up.
+     */
+    ci_fix_attempts: z.number().int().min(0).max(5).default(2),
+    /**
+     * Which failing checks the follow-up acts on: `required` (the base branch's required status
+     * checks, from branch protection and rulesets; none required means none counted) or `all`.
+     */
+    ci_checks: z.enum(['required', 'all']).default('required'),
     /** Extra glob patterns the bot must never write. */
     protected_paths: z.array(z.string().min(1)).default([]),
     /** When non-empty, the bot may write only paths matching one of these globs. */

@@ -78,6 +78,19 @@ export interface FakeCheckRun {
   app: { id: number; slug: string };
   /** Every body received for it: the create, then each update. */
   history: unknown[];
+  /** Its job's log, for a GitHub Actions check run (`GET /actions/jobs/{id}/logs`). */
+  log?: string;
+}
+
+/**
+ * What the fake reads from the repository's git data, when a test wires it to a real (bare)
+ * repository: a pull request's head and base commits and its commits.
+ */
+export interface FakeRepoReader {
+  /** The commit a branch points at, or undefined. */
+  refSha(ref: string): string | undefined;
+  /** The commits on `head` that are not on `base`, oldest first. */
+  commits(base: string, head: string): { sha: string; message: string }[];
 }
 
 /** GitHub's limit of annotations per create or update request. */
@@ -131,7 +144,13 @@ async function disrupt(
   return true;
 }
 
-type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+type Reply = {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A plain-text body (a job's log) instead of JSON. */
+  text?: string;
+};
 type Route = [
   method: string,
   pattern: RegExp,
@@ -181,6 +200,10 @@ export interface FakeGitHub extends FakeHookDeliveries {
   addReviewNote(note: FakeReviewNote): void;
   /** Check runs in creation order (this app's and those added with addCheckRun). */
   checkRuns: FakeCheckRun[];
+  /** Reads pull requests' commits from a real repository (see FakeRepoReader). */
+  setRepoReader(reader: FakeRepoReader): void;
+  /** The base branch's required status checks (branch protection). */
+  setRequiredChecks(branch: string, contexts: string[]): void;
   /** A check run that exists already, e.g. another app's (`app`) of the same name. */
   addCheckRun(
     run: Pick<FakeCheckRun, 'name' | 'head_sha'> &
@@ -461,6 +484,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const issues = new Map<number, { title: string; body: string }>();
   const reviewNotes: (FakeReviewNote & { id: number; at: string })[] = [];
   const checkRuns: FakeCheckRun[] = [];
+  const requiredChecks = new Map<string, string[]>();
+  let repoReader: FakeRepoReader | undefined;
   const ownApp = { id: options.appId ?? 1, slug };
   let nextId = 1000;
   let nextPull = 100;
@@ -479,8 +504,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     draft: p.draft,
     state: p.state,
     html_url: `${base}/pull/${p.number}`,
-    head: { ref: p.head },
-    base: { ref: p.base },
+    head: { ref: p.head, sha: repoReader?.refSha(p.head) ?? '' },
+    base: { ref: p.base, sha: repoReader?.refSha(p.base) ?? '' },
     user: { login: p.author, type: p.author.endsWith('[bot]') ? 'Bot' : 'User' },
   });
   const addPull: FakeGitHub['addPull'] = (spec) => {
@@ -781,6 +806,68 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       }),
     ],
     [
+      'GET',
+      new RegExp(`^${repoPath}/pulls/(\\d+)/commits$`),
+      ([, , , n]) => {
+        const pull = pulls.find((p) => p.number === Number(n));
+        if (!pull) return { status: 404, body: { message: 'Not Found' } };
+        const commits = repoReader?.commits(pull.base, pull.head) ?? [];
+        return {
+          status: 200,
+          body: commits.map((c) => ({ sha: c.sha, commit: { message: c.message } })),
+        };
+      },
+    ],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/branches/([^/]+)$`),
+      ([, , , branch]) => {
+        const contexts = requiredChecks.get(branch!);
+        return {
+          status: 200,
+          body: {
+            name: branch,
+            commit: { sha: repoReader?.refSha(branch!) ?? '' },
+            protected: contexts !== undefined,
+            ...(contexts === undefined
+              ? {}
+              : {
+                  protection: {
+                    enabled: true,
+                    required_status_checks: {
+                      enforcement_level: 'non_admins',
+                      contexts,
+                      checks: contexts.map((context) => ({ context, app_id: null })),
+                    },
+                  },
+                }),
+          },
+        };
+      },
+    ],
+    // No rulesets: GitHub answers an empty list.
+    ['GET', new RegExp(`^${repoPath}/rules/branches/([^/]+)$`), () => ({ status: 200, body: [] })],
+    [
+      'GET',
+      new RegExp(`^${repoPath}/actions/jobs/(\\d+)/logs$`),
+      ([, , , id]) => {
+        const run = checkRuns.find((r) => r.id === Number(id));
+        if (!run?.log) return { status: 404, body: { message: 'Not Found' } };
+        // GitHub redirects to a short-lived download URL.
+        return { status: 302, headers: { location: `${base}/_job-logs/${id}` } };
+      },
+    ],
+    [
+      'GET',
+      /^\/_job-logs\/(\d+)$/,
+      ([, id]) => {
+        const run = checkRuns.find((r) => r.id === Number(id));
+        return run?.log === undefined
+          ? { status: 404, body: { message: 'Not Found' } }
+          : { status: 200, text: run.log };
+      },
+    ],
+    [
       'POST',
       new RegExp(`^${repoPath}/pulls/(\\d+)/requested_reviewers$`),
       (_, req) => ({
@@ -876,6 +963,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 
   const authorized = (req: RecordedRequest): boolean => {
     const auth = String(req.headers.authorization ?? '');
+    // The log download a job-log redirect points at carries its own (here: no) credentials.
+    if (req.path.startsWith('/_job-logs/')) return true;
     if (req.path.startsWith('/app')) {
       const jwt = /^bearer (.+)$/i.exec(auth)?.[1];
       return !!jwt && (!options.appPublicKey || verifyJwt(jwt, options.appPublicKey));
@@ -903,10 +992,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       };
       requests.push(record);
       const send = (reply: Reply): void => {
-        const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+        const text = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
         res
           .writeHead(reply.status, {
-            'content-type': 'application/json; charset=utf-8',
+            'content-type':
+              reply.text === undefined ? 'application/json; charset=utf-8' : 'text/plain',
             ...reply.headers,
           })
           .end(text);
@@ -977,6 +1067,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     checkRuns,
     addCheckRun,
+    setRepoReader: (reader) => void (repoReader = reader),
+    setRequiredChecks: (branch, contexts) => void requiredChecks.set(branch, contexts),
     ...hookDeliveries.api,
     async close() {
       await hookDeliveries.close();

@@ -35,6 +35,8 @@ export interface CommitOptions {
   logger?: Logger;
   /** The run making the commit, recorded as the `Autofix-Run` trailer. */
   runId?: string;
+  /** More trailers (`Key: value`), our own words only (e.g. the CI follow-up's round). */
+  trailers?: readonly { key: string; value: string }[];
 }
 
 export async function commitChanges(ws: Workspace, options: CommitOptions): Promise<Commit> {
@@ -71,6 +73,7 @@ export async function commitChanges(ws: Workspace, options: CommitOptions): Prom
       '--cleanup=whitespace', // keep `#` lines (markdown headings) in the body
       `--trailer=${ISSUE_TRAILER}: ${branch.issue}`,
       ...(options.runId ? [`--trailer=${RUN_TRAILER}: ${options.runId}`] : []),
+      ...(options.trailers ?? []).map((t) => `--trailer=${t.key}: ${t.value}`),
       '--file=-',
     ],
     { input: options.message, env: identityEnv(options.identity ?? DEFAULT_BOT_IDENTITY) },

@@ -96,11 +96,12 @@ export async function requestReviewOfFeedbackCommit(
   octokit: GitHubClient,
   repo: RepoCoords,
   pullNumber: number,
-  reviewer: string,
+  /** Absent: nobody asked (a CI follow-up round), so nobody is asked to review. */
+  reviewer: string | undefined,
   log: Logger,
 ): Promise<PullRequestResult | undefined> {
   const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pullNumber });
   if (data.state !== 'open') return undefined;
-  await requestReview(octokit, repo, pullNumber, reviewer, log);
+  if (reviewer !== undefined) await requestReview(octokit, repo, pullNumber, reviewer, log);
   return { number: data.number, url: data.html_url, created: false, draft: !!data.draft };
 }

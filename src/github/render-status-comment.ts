@@ -84,6 +84,8 @@ export function renderStatusComment(input: StatusCommentInput): string {
   const text = (s: string): string => cell(neutralizeMarkdown(s, options));
   const parts: string[] = [runMarker(input.runId), headline(facts)];
   if (facts.outcome?.message) parts.push(text(facts.outcome.message));
+  // Our words around check names and a commit from the repository's CI: neutralised too.
+  if (facts.trigger) parts.push(`**Trigger:** ${text(facts.trigger)}`);
   parts.push(stageTable(input.stageOrder, facts));
   if (facts.risk) {
     parts.push(`**Risk:** ${facts.risk}${facts.summary ? ` — ${text(facts.summary)}` : ''}`);

@@ -38,6 +38,8 @@ export interface ValidationRow {
 export interface StatusFacts {
   /** Stage name → state, in pipeline order. */
   stages: Record<string, StageStatus>;
+  /** What started the run, when it is not a person (a CI follow-up round). */
+  trigger?: string;
   risk?: 'LOW' | 'MEDIUM' | 'HIGH';
   summary?: string;
   planSteps?: string[];

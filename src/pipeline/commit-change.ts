@@ -24,6 +24,8 @@ export function commitChange(
     logger?: Logger;
     /** Recorded as the commit's `Autofix-Run` trailer. */
     runId?: string;
+    /** More trailers (the CI follow-up's round and failure signature). */
+    trailers?: readonly { key: string; value: string }[];
   },
 ): Promise<Commit> {
   const { issue, plan, code } = input;
@@ -46,6 +48,7 @@ export function commitChange(
     validationResults: code.validation,
     ...(input.logger ? { logger: input.logger } : {}),
     ...(input.runId ? { runId: input.runId } : {}),
+    ...(input.trailers ? { trailers: input.trailers } : {}),
   });
 }
 

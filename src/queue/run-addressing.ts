@@ -39,9 +39,11 @@ export function conversationOf(data: Pick<RunJobData, 'facts'>): number {
   return data.facts.conversation;
 }
 
-/** 👀/🚀/😕 go on the comment that triggered the run, or on the issue for a label. */
+/** 👀/🚀/😕 go on the comment that triggered the run, on the issue for a label, on the PR for CI. */
 export function reactionTargetOf(data: Pick<RunJobData, 'trigger' | 'issue'>): ReactionTarget {
-  return data.trigger.kind === 'label'
-    ? { kind: 'issue', number: data.issue.number }
-    : { kind: 'comment', id: data.trigger.commentId };
+  const t = data.trigger;
+  if (t.kind === 'label') return { kind: 'issue', number: data.issue.number };
+  // A CI round was started by no comment: the PR it repairs.
+  if (t.kind === 'ci-failure') return { kind: 'issue', number: t.prNumber };
+  return { kind: 'comment', id: t.commentId };
 }

@@ -13,6 +13,7 @@
  *
  * The claim is one Lua script so that two triggers racing for one issue cannot both win.
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ErrorShape } from '../errors.js';
 import type { StatusFacts } from '../github/types.js';
@@ -73,6 +74,11 @@ export interface RunRegistry {
   markEnded(runId: string, how: RunEnding): Promise<void>;
   /** How the run ended, when it has. */
   ended(runId: string): Promise<RunEnding | undefined>;
+  /**
+   * A short lock by name (one PR's CI admission): its release, or undefined while another holder
+   * has it. It expires after `ttlMs`, so a holder that died frees it.
+   */
+  lock(name: string, ttlMs: number): Promise<(() => Promise<void>) | undefined>;
 }
 
 export type RunEnding =
@@ -127,6 +133,16 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
     async ended(runId) {
       const text = await redis.get(`${prefix}:ended:${runId}`);
       return text ? (JSON.parse(text) as RunEnding) : undefined;
+    },
+    async lock(name, ttlMs) {
+      const key = `${prefix}:lock:${name}`;
+      const token = randomUUID();
+      const set = await redis.set(key, token, 'PX', ttlMs, 'NX');
+      if (set !== 'OK') return undefined;
+      // Deletes the key only while it still holds this token (not a later holder's lock).
+      return async () => {
+        await r.autofixReleaseRun(key, token);
+      };
     },
     async firstBusyReply(activeRunId) {
       const set = await redis.set(

@@ -6,16 +6,26 @@
  */
 export const TRIGGER_QUEUE = 'trigger';
 
+/** Events that end in a trigger: a label, a command, or CI completing on a bot's PR. */
+export type TriggerEvent =
+  | 'issues.labeled'
+  | 'issue_comment.created'
+  | 'check_suite.completed'
+  | 'check_run.completed'
+  | 'workflow_run.completed';
+
 export interface TriggerJobData {
   /** `X-GitHub-Delivery` of the delivery that brought it (the first one, for a redelivery). */
   deliveryId: string;
   /**
    * What makes this trigger itself, whatever delivery carried it: `comment:<id>` for a command,
-   * `label:<repo id>#<issue>:<label>@<issue updated_at>` for a label. A redelivery, or the same
+   * `label:<repo id>#<issue>:<label>@<issue updated_at>` for a label,
+   * `ci:<repo id>#<pr>@<head sha>:<event>:<id>` for a CI completion (the run it may start is keyed
+   * by the head alone, so a head gets one repair whichever event saw it first). A redelivery, or the same
    * signed body re-sent with a new delivery id, has the same key and starts nothing new.
    */
   triggerKey: string;
-  event: 'issues.labeled' | 'issue_comment.created';
+  event: TriggerEvent;
   installationId: number;
   repository: {
     name: string;
@@ -31,6 +41,11 @@ export interface TriggerJobData {
   label?: string;
   /** `issue_comment.created`: the comment (starts with `/`). */
   comment?: { id: number; body: string };
+  /**
+   * CI completed on a PR's head (`issue` is then the PR): admission reads the checks, and acts only
+   * on the bot's PR, on its current head, once every counted check has finished with a failure.
+   */
+  ci?: { prNumber: number; headSha: string; headBranch: string };
   /** Epoch ms the webhook was received. */
   receivedAt: number;
 }

@@ -51,7 +51,33 @@ export type RunTrigger =
       feedback: string;
       /** The review's line comments and verdicts by trusted users when the command was given. */
       review?: ReviewNote[];
+    }
+  /** The repository's CI failed on the head of a PR this app opened: one repair commit on `branch`. */
+  | {
+      kind: 'ci-failure';
+      prNumber: number;
+      branch: string;
+      /** The head the checks failed on. */
+      headSha: string;
+      /** This round (1-based) and the most the repository allows (`ci_fix_attempts`). */
+      round: number;
+      attempts: number;
+      /** `failureSignature` of the failures: a next round that fails alike stops the follow-up. */
+      signature: string;
+      /** The failing checks, their logs cropped and sanitized. */
+      failures: CiFailureNote[];
     };
+
+/** A failed check as the fixer sees it (text sanitized at admission). */
+export interface CiFailureNote {
+  name: string;
+  conclusion: string;
+  url: string;
+  /** The step that failed, when the log says. */
+  step?: string;
+  excerpt: string;
+  source: 'log' | 'check-output';
+}
 
 export interface RunRepository {
   owner: string;
@@ -80,6 +106,8 @@ export interface RunFactsData {
   replaceBranch?: string;
   /** What to do with a bot branch an earlier run left for the issue (git/branch.ts). */
   existingBranch: 'extend' | 'replace' | 'replace-bot-only';
+  /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
+  commitTrailers?: { key: string; value: string }[];
 }
 
 export interface RunJobData {

@@ -180,6 +180,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
       configs,
       permissions: createPermissionChecker({ ttlMs: options.permissionCacheMs }),
       identity,
+      locks: backend.registry,
       metrics,
     }),
     log,

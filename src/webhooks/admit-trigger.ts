@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import type { RunTrigger } from '../queue/types.js';
 import type { TriggerJobData } from '../queue/trigger-types.js';
+import { admitCiFailure, type CiAdmissionResult } from './admit-ci-failure.js';
 import { buildRunJob } from './build-run-job.js';
 import { findOpenIssuePull } from './find-open-issue-pull.js';
 import { parseCommand } from './parse-command.js';
@@ -27,6 +28,7 @@ import { postOnce } from '../github/post-once.js';
 
 export type AdmissionResult =
   | StartResult
+  | CiAdmissionResult
   | 'ignored'
   | 'unauthorized'
   | 'config-invalid'
@@ -64,6 +66,14 @@ async function admit(
   const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
   const defaultBranch = t.repository.default_branch;
   const loaded = await deps.configs.load(octokit, repo, defaultBranch);
+  if (t.ci) {
+    // Nobody is waiting on a CI completion: an invalid config ends it quietly (logged).
+    if (!loaded.ok) {
+      log.warn({ err: loaded.error }, `${CONFIG_PATH} is invalid: no CI follow-up`);
+      return 'config-invalid';
+    }
+    return admitCiFailure(deps, { ...t, ci: t.ci }, octokit, log, loaded.config);
+  }
   const { command, triggerLabel } = triggersOf(loaded);
   let instructions = '';
   if (t.label !== undefined) {

@@ -3,6 +3,7 @@
  * is stored or can reach a prompt (DESIGN.md §5.3).
  */
 import { runIdFor } from '../artifacts/run-id.js';
+import { ciRoundTrailers } from '../github/ci-rounds.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import { STAGES, type RunFactsData, type RunJobData, type RunTrigger } from '../queue/types.js';
@@ -30,11 +31,14 @@ export interface BuildRunJobInput {
 
 /** The run's facts, decided here once from the trigger. */
 export function runFactsOf(issueNumber: number, trigger: RunTrigger): RunFactsData {
-  if (trigger.kind === 'pr-feedback') {
+  if (trigger.kind === 'pr-feedback' || trigger.kind === 'ci-failure') {
     return {
       conversation: trigger.prNumber,
       feedback: { prNumber: trigger.prNumber, branch: trigger.branch },
       existingBranch: 'extend',
+      ...(trigger.kind === 'ci-failure'
+        ? { commitTrailers: ciRoundTrailers(trigger.round, trigger.signature) }
+        : {}),
     };
   }
   const fresh = trigger.kind === 'issue-comment' && trigger.fresh === true;
@@ -74,8 +78,17 @@ export function buildRunJob(input: BuildRunJobInput): RunJobData {
     facts: runFactsOf(issue.number, input.trigger),
     sender: input.sender,
     config: input.config,
-    status: { stages: Object.fromEntries(STAGES.map((s) => [s, { state: 'pending' as const }])) },
+    status: {
+      stages: Object.fromEntries(STAGES.map((s) => [s, { state: 'pending' as const }])),
+      ...(input.trigger.kind === 'ci-failure' ? { trigger: ciRoundLine(input.trigger) } : {}),
+    },
     outputs: {},
     acceptedAt: input.now ?? Date.now(),
   };
+}
+
+/** The status comment's word on a CI follow-up round: which round, which checks failed. */
+function ciRoundLine(t: Extract<RunTrigger, { kind: 'ci-failure' }>): string {
+  const names = t.failures.map((f) => f.name).join(', ');
+  return `CI follow-up, round ${t.round} of ${t.attempts}: the repository's checks failed on ${t.headSha.slice(0, 7)} (${names}); the fixer read their ${t.failures.some((f) => f.source === 'log') ? 'logs' : 'output'}.`;
 }

@@ -1,5 +1,6 @@
 /** Wires the event handlers into Probot. */
 import type { Probot } from 'probot';
+import { onCiCompleted } from './on-ci-completed.js';
 import { onIssueComment } from './on-issue-comment.js';
 import { onIssueLabeled } from './on-issue-labeled.js';
 import type { WebhookDeps } from './webhook-deps.js';
@@ -20,5 +21,9 @@ function answerBadSignatureWith401(error: Error): void {
 export function registerWebhooks(app: Probot, deps: WebhookDeps): void {
   app.on('issues.labeled', onIssueLabeled(deps));
   app.on('issue_comment.created', onIssueComment(deps));
+  app.on(
+    ['check_suite.completed', 'check_run.completed', 'workflow_run.completed'],
+    onCiCompleted(deps),
+  );
   app.onError(answerBadSignatureWith401);
 }

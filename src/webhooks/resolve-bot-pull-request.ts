@@ -12,6 +12,9 @@ import type { AppIdentity } from './app-identity.js';
 
 export interface BotPullRequest {
   branch: string;
+  state: string;
+  head: { sha: string };
+  base: { ref: string; sha: string };
   /** The issue the PR fixes, or the PR itself when the branch does not name one. */
   issue: { number: number; title: string; body: string | null };
   review: ReviewNote[];
@@ -31,6 +34,8 @@ export async function resolveBotPullRequest(
   prNumber: number,
   branchPrefix: string,
   identity: AppIdentity,
+  /** Read the review's comments too (a feedback run); a CI follow-up needs none. */
+  options: { review?: boolean } = {},
 ): Promise<BotPullRequest | undefined> {
   const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: prNumber });
   const branch = pull.head.ref;
@@ -45,12 +50,22 @@ export async function resolveBotPullRequest(
           title: data.title,
           body: data.body ?? null,
         })),
-    readPullFeedback(octokit, repo, prNumber, botLogin),
+    options.review === false
+      ? { notes: [], untrustedSkipped: 0 }
+      : readPullFeedback(octokit, repo, prNumber, botLogin),
   ]);
   const review = boundReviewNotes(
     feedback.notes
       .map((note): ReviewNote => ({ ...note, body: sanitizeUntrustedText(note.body) }))
       .filter((note) => note.body !== ''),
   );
-  return { branch, issue, review, untrustedSkipped: feedback.untrustedSkipped };
+  return {
+    branch,
+    state: pull.state,
+    head: { sha: pull.head.sha },
+    base: { ref: pull.base.ref, sha: pull.base.sha },
+    issue,
+    review,
+    untrustedSkipped: feedback.untrustedSkipped,
+  };
 }

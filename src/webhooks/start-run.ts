@@ -23,7 +23,8 @@ export async function startRun(
     log.info({ ...at, previous: result.previous }, 'trigger seen before: nothing to do');
   } else {
     log.info({ ...at, activeRunId: result.activeRunId }, 'issue already has an active run');
-    if (!result.firstReply) return result.kind;
+    // Nobody waits on a CI round: the active run's own commit brings a new CI result anyway.
+    if (!result.firstReply || job.trigger.kind === 'ci-failure') return result.kind;
     const repo: RepoCoords = { owner: job.repository.owner, repo: job.repository.name };
     await octokit.rest.issues
       .createComment({

@@ -1,5 +1,6 @@
 import type { AppMetrics } from '../queue/metrics.js';
 import type { RunIntake } from '../queue/intake.js';
+import type { RunRegistry } from '../queue/run-registry.js';
 import type { TriggerIntake } from '../queue/trigger-intake.js';
 import type { AppIdentity } from './app-identity.js';
 import type { PermissionChecker } from './permission-checker.js';
@@ -19,5 +20,7 @@ export interface AdmissionDeps {
   configs: RepoConfigLoader;
   permissions: PermissionChecker;
   identity: AppIdentity;
+  /** Serializes the CI admissions of one PR (the many events one CI run sends). */
+  locks: Pick<RunRegistry, 'lock'>;
   metrics?: AppMetrics;
 }

@@ -1,6 +1,7 @@
 /** The stage table's run facts from a job: read from what intake decided, never re-derived. */
 import { renderFeedbackInstructions } from '../github/review-notes.js';
 import { cloneUrlHost } from '../github/repo-url.js';
+import { renderCiInstructions } from './ci-instructions.js';
 import type { RunFacts } from '../pipeline/stages/stage-env.js';
 import type { RunJobData } from '../queue/types.js';
 
@@ -8,13 +9,14 @@ import type { RunJobData } from '../queue/types.js';
 function instructionsOf(job: RunJobData): string {
   const t = job.trigger;
   if (t.kind === 'pr-feedback') return renderFeedbackInstructions(t.feedback, t.review ?? []);
+  if (t.kind === 'ci-failure') return renderCiInstructions(t);
   return t.kind === 'issue-comment' ? t.instructions : '';
 }
 
 export function runFactsFor(job: RunJobData): RunFacts {
   const instructions = instructionsOf(job);
   const host = cloneUrlHost(job.repository.cloneUrl);
-  const { feedback, replaceBranch, existingBranch } = job.facts;
+  const { feedback, replaceBranch, existingBranch, commitTrailers } = job.facts;
   return {
     runId: job.runId,
     issue: {
@@ -29,6 +31,7 @@ export function runFactsFor(job: RunJobData): RunFacts {
     ...(feedback ? { feedback } : {}),
     ...(replaceBranch ? { replaceBranch } : {}),
     existingBranch,
+    ...(commitTrailers ? { commitTrailers } : {}),
     startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
     ...(host ? { githubHost: host } : {}),
   };

@@ -55,7 +55,8 @@ function pullRequestOpener(
         ctx.octokit,
         repo,
         feedback.prNumber,
-        job.sender,
+        // A CI round was asked for by nobody: the PR's reviewers see its commit as it is.
+        job.trigger.kind === 'ci-failure' ? undefined : job.sender,
         ctx.log,
       );
       if (!pr) {

@@ -149,3 +149,40 @@ export async function deliver(
   const text = await res.text();
   return { status: res.status, text, deliveryId, ms: performance.now() - started };
 }
+
+export type CiEventName = 'check_suite' | 'check_run' | 'workflow_run';
+
+/**
+ * `check_suite`, `check_run` or `workflow_run` completed on a pull request's head: the example
+ * payload with the repository, installation, head and the PR it names set (`pulls: []` for a
+ * push without a PR). `id` tells events apart (a check run's, a suite's or a workflow run's id).
+ */
+export function ciCompletedPayload(
+  event: CiEventName,
+  o: Omit<PayloadOptions, 'issueNumber' | 'title' | 'body'> & {
+    headSha: string;
+    pulls: { number: number; headRef: string; baseRef?: string; baseSha?: string }[];
+    conclusion?: string;
+    id?: number;
+    name?: string;
+  },
+): Json {
+  const payload = example(event, 'completed');
+  payload.issue = {};
+  adapt(payload, o);
+  delete payload.issue;
+  const object = payload[event] as Json;
+  Object.assign(object, {
+    id: o.id ?? 500_000 + nextEvent(),
+    head_sha: o.headSha,
+    conclusion: o.conclusion ?? 'failure',
+    status: 'completed',
+    pull_requests: o.pulls.map((p) => ({
+      number: p.number,
+      head: { ref: p.headRef, sha: o.headSha },
+      base: { ref: p.baseRef ?? 'main', sha: p.baseSha ?? '0'.repeat(40) },
+    })),
+    ...(o.name ? { name: o.name } : {}),
+  });
+  return payload;
+}

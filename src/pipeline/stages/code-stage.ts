@@ -130,6 +130,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         identity: DEFAULT_BOT_IDENTITY,
         logger: env.log,
         runId: facts.runId,
+        ...(facts.commitTrailers ? { trailers: facts.commitTrailers } : {}),
       });
       const result = toCodeOutput(commit, code, {
         name: branch.name,

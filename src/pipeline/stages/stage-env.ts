@@ -38,6 +38,8 @@ export interface RunFacts {
   replaceBranch?: string;
   /** What to do with a bot branch an earlier run left (git/branch.ts). */
   existingBranch: ExistingBranchPolicy;
+  /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
+  commitTrailers?: readonly { key: string; value: string }[];
   /** How the user starts over, for a refused branch. */
   startOverHint: string;
   /** The repository's GitHub host, for links in the PR body (absent for a local run). */
