@@ -2,10 +2,11 @@
  * The repository map: every listed text file with its size, definitions and first lines, and
  * every file left out with the reason. Contents are kept for ranking and the code context.
  */
+import { lstatSync, readFileSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extractSymbols, languageOf, type SymbolDef } from './extract-symbols.js';
-import { listRepoFiles } from './list-repo-files.js';
+import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
 
 export interface RepoFile {
   path: string;
@@ -40,7 +41,22 @@ export interface RepoMapOptions {
   maxTotalBytes?: number;
   /** A job worktree's git directory: git is told it, never follows the `.git` link. */
   gitDir?: string;
+  /**
+   * Read files with blocking calls: the same map, about 0.3 s sooner for 2,000 files (no promise
+   * round trips per file), but the thread does nothing else meanwhile. For a thread of its own
+   * (`rank-in-worker.ts`), not for a process that serves other work.
+   */
+  readSync?: boolean;
+  /** The listing, when the caller already has it (`listRepoFiles` with the same root and gitDir). */
+  listed?: ListedFiles;
+  /**
+   * Files another thread already loaded with `loadFilesSync` (same `maxFileBytes`), by path: used
+   * as they are; any other listed path is read here. The map is the same as without them.
+   */
+  preloaded?: ReadonlyMap<string, LoadedFile>;
 }
+
+const DEFAULT_MAX_FILE_BYTES = 256 * 1024;
 
 const BINARY_EXTENSIONS = new Set(
   (
@@ -66,8 +82,12 @@ function skipByName(path: string): SkipReason | undefined {
 
 function firstLinesOf(content: string, count = 2): string[] {
   const out: string[] = [];
-  for (const line of content.split('\n')) {
-    const trimmed = line.trim();
+  // Line by line from the start (not a split of the whole file: only the first lines matter).
+  for (let at = 0; at <= content.length;) {
+    let eol = content.indexOf('\n', at);
+    if (eol < 0) eol = content.length;
+    const trimmed = content.slice(at, eol).trim();
+    at = eol + 1;
     if (trimmed === '') continue;
     out.push(trimmed.length > 100 ? `${trimmed.slice(0, 100)}…` : trimmed);
     if (out.length === count) break;
@@ -75,7 +95,33 @@ function firstLinesOf(content: string, count = 2): string[] {
   return out;
 }
 
-type Loaded = { file: RepoFile } | { skipped: SkippedFile };
+/** What `content.split('\n').length` would be, without the array. */
+function splitCount(content: string): number {
+  let n = 1;
+  for (let at = content.indexOf('\n'); at >= 0; at = content.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
+/** One listed path, read: its entry in the map or the reason it was left out. */
+export type LoadedFile = { file: RepoFile } | { skipped: SkippedFile };
+type Loaded = LoadedFile;
+
+function loadBuffer(path: string, buffer: Buffer): Loaded {
+  if (buffer.subarray(0, 8000).includes(0))
+    return { skipped: { path, reason: 'binary', bytes: buffer.length } };
+  const content = buffer.toString('utf8').replace(/\r\n/g, '\n');
+  return {
+    file: {
+      path,
+      bytes: buffer.length,
+      lines: content === '' ? 0 : splitCount(content) - (content.endsWith('\n') ? 1 : 0),
+      language: languageOf(path),
+      symbols: extractSymbols(path, content),
+      firstLines: firstLinesOf(content),
+      content,
+    },
+  };
+}
 
 async function load(root: string, path: string, maxFileBytes: number): Promise<Loaded> {
   const byName = skipByName(path);
@@ -86,34 +132,44 @@ async function load(root: string, path: string, maxFileBytes: number): Promise<L
     if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
     if (stat.size > maxFileBytes)
       return { skipped: { path, reason: 'too-large', bytes: stat.size } };
-    const buffer = await readFile(join(root, path));
-    if (buffer.subarray(0, 8000).includes(0))
-      return { skipped: { path, reason: 'binary', bytes: buffer.length } };
-    const content = buffer.toString('utf8').replace(/\r\n/g, '\n');
-    return {
-      file: {
-        path,
-        bytes: buffer.length,
-        lines: content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0),
-        language: languageOf(path),
-        symbols: extractSymbols(path, content),
-        firstLines: firstLinesOf(content),
-        content,
-      },
-    };
+    return loadBuffer(path, await readFile(join(root, path)));
   } catch {
     // Listed by git but deleted from the work tree, or unreadable: say so, do not fail the map.
     return { skipped: { path, reason: 'unreadable' } };
   }
 }
 
+/** `load` with blocking reads (`RepoMapOptions.readSync`). */
+function loadSync(root: string, path: string, maxFileBytes: number): Loaded {
+  const byName = skipByName(path);
+  if (byName) return { skipped: { path, reason: byName } };
+  try {
+    const stat = lstatSync(join(root, path));
+    if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
+    if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
+    if (stat.size > maxFileBytes)
+      return { skipped: { path, reason: 'too-large', bytes: stat.size } };
+    return loadBuffer(path, readFileSync(join(root, path)));
+  } catch {
+    return { skipped: { path, reason: 'unreadable' } };
+  }
+}
+
+/** Reads `paths` (blocking calls) as `buildRepoMap` would: to share the reading between threads. */
+export function loadFilesSync(
+  root: string,
+  paths: readonly string[],
+  maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+): [string, LoadedFile][] {
+  return paths.map((p) => [p, loadSync(root, p, maxFileBytes)]);
+}
+
 export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
-  const maxFileBytes = options.maxFileBytes ?? 256 * 1024;
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
-  const { paths, source } = await listRepoFiles(
-    root,
-    options.gitDir ? { gitDir: options.gitDir } : {},
-  );
+  const { paths, source } =
+    options.listed ?? (await listRepoFiles(root, options.gitDir ? { gitDir: options.gitDir } : {}));
+  const preloaded = options.preloaded;
   const files: RepoFile[] = [];
   const skipped: SkippedFile[] = [];
   let total = 0;
@@ -124,7 +180,12 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
       skipped.push(...batch.map((path) => ({ path, reason: 'limit' as const })));
       continue;
     }
-    for (const loaded of await Promise.all(batch.map((p) => load(root, p, maxFileBytes)))) {
+    const loadedBatch = options.readSync
+      ? batch.map((p) => preloaded?.get(p) ?? loadSync(root, p, maxFileBytes))
+      : await Promise.all(
+          batch.map(async (p) => preloaded?.get(p) ?? (await load(root, p, maxFileBytes))),
+        );
+    for (const loaded of loadedBatch) {
       if ('skipped' in loaded) skipped.push(loaded.skipped);
       else {
         files.push(loaded.file);

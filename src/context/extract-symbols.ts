@@ -14,24 +14,44 @@ export interface SymbolDef {
   topLevel: boolean;
 }
 
-type Rule = [RegExp, string];
+/**
+ * A cheap test that a line must pass for the rule's pattern to match (`indented`: the line starts
+ * with `\s`). Only saves time: a rule without a guard, or whose guard passes, runs its pattern.
+ */
+type Guard = (line: string, indented: boolean) => boolean;
+type Rule = [RegExp, string] | [RegExp, string, Guard];
+
+/** Patterns that start with a literal word at column 0 cannot match an indented line. */
+const AT_COLUMN_0: Guard = (_line, indented) => !indented;
+/** The method pattern needs leading `\s` and a line that ends with `{` (then only `\s`). */
+const METHOD_LINE: Guard = (line, indented) => indented && line.trimEnd().endsWith('{');
 
 const JS_TS: Rule[] = [
-  [/^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/, 'function'],
-  [/^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/, 'class'],
-  [/^(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/, 'interface'],
-  [/^(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*[=<]/, 'type'],
-  [/^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/, 'enum'],
-  [/^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/, 'const'],
-  [/^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/, 'export'],
+  [
+    /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/,
+    'function',
+    AT_COLUMN_0,
+  ],
+  [
+    /^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/,
+    'class',
+    AT_COLUMN_0,
+  ],
+  [/^(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)/, 'interface', AT_COLUMN_0],
+  [/^(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*[=<]/, 'type', AT_COLUMN_0],
+  [/^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/, 'enum', AT_COLUMN_0],
+  [/^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/, 'const', AT_COLUMN_0],
+  [/^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/, 'export', AT_COLUMN_0],
   // Methods: indented `name(args) {` or `async name(`, excluding control-flow keywords.
   [
     /^\s+(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b|function\b)([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)\s*(?::[^{]+)?\{\s*$/,
     'method',
+    METHOD_LINE,
   ],
 ];
 
-const RULES: Record<string, Rule[]> = {
+/** Exported for tests (the guards must never change what the patterns find). */
+export const RULES: Readonly<Record<string, readonly Rule[]>> = {
   typescript: JS_TS,
   javascript: JS_TS,
   python: [
@@ -192,14 +212,16 @@ export function extractSymbols(path: string, content: string, max = 1000): Symbo
   for (let i = 0; i < lines.length && out.length < max; i++) {
     const line = lines[i] ?? '';
     if (line.length > 400) continue; // minified or generated: nothing useful, and slow to match
-    for (const [pattern, kind] of rules) {
+    const indented = /^\s/.test(line);
+    for (const [pattern, kind, guard] of rules) {
+      if (guard && !guard(line, indented)) continue;
       const m = pattern.exec(line);
       if (!m) continue;
       const two = m[2] !== undefined;
       const name = (two ? m[2] : m[1]) ?? '';
       if (!name || KEYWORDS.has(name)) continue;
       const resolvedKind = kind === '$1' ? (m[1] ?? kind) : kind === 'heading' ? 'heading' : kind;
-      const topLevel = kind === 'heading' ? (m[1] ?? '').length <= 2 : !/^\s/.test(line);
+      const topLevel = kind === 'heading' ? (m[1] ?? '').length <= 2 : !indented;
       out.push({ name: name.trim(), kind: resolvedKind, line: i + 1, topLevel });
       break;
     }

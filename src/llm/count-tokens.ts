@@ -6,10 +6,20 @@
  * Counted by `BpeCounter` (the same numbers as js-tiktoken's encoder, loaded in tens of
  * milliseconds instead of about a second).
  */
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import { BpeCounter } from './bpe-count.js';
+import { createRequire } from 'node:module';
+import { BpeCounter, type BpeRanks } from './bpe-count.js';
 
 let counter: BpeCounter | undefined;
+
+/**
+ * The rank table (2.3 MB of JavaScript, ~25 ms to load) is read on first use, not on import: a
+ * process that imports countTokens starts without it (`autofix context` starts its worker
+ * thread sooner).
+ */
+function loadCounter(): BpeCounter {
+  const requireCjs = createRequire(import.meta.url);
+  return new BpeCounter(requireCjs('js-tiktoken/ranks/o200k_base') as BpeRanks);
+}
 
 /**
  * Byte-pair merging is super-linear in the length of one pre-tokenized chunk: a run of 50,000
@@ -20,7 +30,7 @@ const LONG_LETTER_RUN = /[\p{L}\p{M}]{48,}/gu;
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  counter ??= new BpeCounter(o200kBase);
+  counter ??= loadCounter();
   let estimated = 0;
   const rest = text.replace(LONG_LETTER_RUN, (run) => {
     estimated += Math.ceil(run.length / 2);
