@@ -25,6 +25,8 @@ export interface NameMatch {
   /** `file`: the file's own name; `directory`: a folder on its path (share of the folder). */
   how: 'file' | 'directory';
   weight: number;
+  /** The folder named, for `directory` matches. */
+  dir?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export function filesNamed(paths: readonly string[], name: string): NameMatch[] 
         path,
         how: 'directory',
         weight: entry ? 0.9 : 0.5 / Math.max(1, Math.sqrt(files.length)),
+        dir,
       });
     }
   }
@@ -95,8 +98,20 @@ export function filesForDotted(paths: readonly string[], dotted: string): string
 
 const JS_IMPORT =
   /(?:\bimport\s+(?:[\w*${}\s,]+\s+from\s+)?|\bexport\s+[\w*${}\s,]+\s+from\s+|\brequire\s*\(\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+|\.{1,2})['"]/g;
-const PY_FROM = /^\s*from\s+(\.*[\w.]*)\s+import\s+([\w, ()*]+)/gm;
-const PY_IMPORT = /^\s*import\s+([\w.]+)/gm;
+/** `from .mod import a, b as c` and `from pkg.mod import (\n a,\n b,\n)`: module and names. */
+const PY_FROM = /^[ \t]*from\s+(\.*[\w.]*)\s+import\s+(\([^)]*\)|[^\n#;]+)/gm;
+/** `import a.b, c.d as e`. */
+const PY_IMPORT = /^[ \t]*import\s+([\w.]+(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)/gm;
+
+/** Names of a `from … import` list, as `[imported, bound]` pairs (`a as b` → `['a', 'b']`). */
+function importedNames(list: string): [string, string][] {
+  return list
+    .replace(/[()\\]/g, ' ')
+    .split(',')
+    .map((item) => item.trim().split(/\s+as\s+/))
+    .filter((parts) => parts[0] !== undefined && /^(\w+|\*)$/.test(parts[0]))
+    .map((parts) => [parts[0] ?? '', parts[1] ?? parts[0] ?? '']);
+}
 const GO_IMPORT_BLOCK = /^import\s*\(([^)]*)\)/gm;
 const GO_IMPORT_LINE = /^import\s+(?:\w+\s+)?"([^"]+)"/gm;
 
@@ -176,13 +191,15 @@ export function importGraph(files: readonly GraphFile[]): Map<string, Set<string
         const mod = m[1] ?? '';
         const found = resolvePy(f.path, mod);
         if (found.length > 0) found.forEach((p) => edges.add(p));
-        for (const name of (m[2] ?? '').split(/[\s,()]+/).filter((n) => /^\w+$/.test(n)))
-          resolvePy(f.path, mod.endsWith('.') ? `${mod}${name}` : `${mod}.${name}`).forEach((p) =>
-            edges.add(p),
-          );
+        for (const [name] of importedNames(m[2] ?? ''))
+          if (name !== '*')
+            resolvePy(f.path, mod.endsWith('.') ? `${mod}${name}` : `${mod}.${name}`).forEach((p) =>
+              edges.add(p),
+            );
       }
       for (const m of f.content.matchAll(PY_IMPORT))
-        resolvePy(f.path, m[1] ?? '').forEach((p) => edges.add(p));
+        for (const mod of (m[1] ?? '').split(','))
+          resolvePy(f.path, mod.trim().split(/\s+/)[0] ?? '').forEach((p) => edges.add(p));
     } else if (f.path.endsWith('.go') && goModule) {
       const specs: string[] = [];
       for (const m of f.content.matchAll(GO_IMPORT_BLOCK))
@@ -196,4 +213,111 @@ export function importGraph(files: readonly GraphFile[]): Map<string, Set<string
     if (edges.size > 0) graph.set(f.path, edges);
   }
   return graph;
+}
+
+/** Python modules of a repository: dotted-path lookups and re-export following. */
+export interface PythonModules {
+  /** Module path (`pkg/sub/mod`, `pkg/sub` for a package) → its file. */
+  files: Map<string, string>;
+  content: Map<string, string>;
+}
+
+export function pythonModules(files: readonly GraphFile[]): PythonModules {
+  const out: PythonModules = { files: new Map(), content: new Map() };
+  for (const f of files) {
+    if (!/\.pyi?$/.test(f.path)) continue;
+    const m = modulePath(f.path);
+    // `mod.py` wins over a stub `mod.pyi`.
+    if (!out.files.has(m) || f.path.endsWith('.py')) out.files.set(m, f.path);
+    out.content.set(f.path, f.content);
+  }
+  return out;
+}
+
+/**
+ * The file of a dotted Python module (`pkg.sub.mod` → `pkg/sub/mod.py`, `src/pkg/sub/mod.py` or
+ * `pkg/sub/mod/__init__.py`), when exactly one file is it.
+ */
+export function pythonModuleFile(modules: PythonModules, dotted: string): string | undefined {
+  const want = dotted.replace(/\./g, '/');
+  const exact = modules.files.get(want);
+  if (exact) return exact;
+  const hits: string[] = [];
+  for (const [m, file] of modules.files) if (m.endsWith(`/${want}`)) hits.push(file);
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
+const pyDefinition = (name: string): RegExp =>
+  new RegExp(
+    `^[ \\t]*(?:async[ \\t]+)?(?:def|class)[ \\t]+${name}\\b|^${name}[ \\t]*(?::[^=\\n]+)?=(?!=)`,
+    'm',
+  );
+
+export interface PythonDefinition {
+  path: string;
+  /** 1-based line of the definition, when the file defines it. */
+  line?: number;
+  /** Files passed through (`pkg/__init__.py` re-exporting `from .mod import Name`). */
+  via: string[];
+  /** The name is a submodule (`from pkg import mod`), not a definition. */
+  module?: boolean;
+}
+
+/**
+ * Where `name`, as seen from the module in `file`, is defined: in `file` itself (`def`, `class`,
+ * module-level assignment), as its submodule (`pkg/name.py`), or where the module's own
+ * `from .x import name` (or `import *`) re-export leads, up to three hops — the way a maintainer
+ * follows `from pkg import Name` from the package's `__init__.py` to the file to open.
+ */
+export function pythonDefinition(
+  modules: PythonModules,
+  file: string,
+  name: string,
+  hops = 3,
+  seen = new Set<string>(),
+): PythonDefinition | undefined {
+  if (seen.has(file) || !/^\w+$/.test(name)) return undefined;
+  seen.add(file);
+  const content = modules.content.get(file);
+  if (content === undefined) return undefined;
+  const def = pyDefinition(name).exec(content);
+  if (def) return { path: file, line: content.slice(0, def.index).split('\n').length, via: [] };
+  const own = modulePath(file);
+  const sub = file.endsWith('__init__.py') || file.endsWith('__init__.pyi') ? own : undefined;
+  const subFile = sub !== undefined ? modules.files.get(`${sub}/${name}`) : undefined;
+  if (subFile) return { path: subFile, via: [], module: true };
+  if (hops === 0) return undefined;
+  const pkgDir = sub ?? (own.includes('/') ? own.slice(0, own.lastIndexOf('/')) : '');
+  const resolve = (mod: string): string | undefined => {
+    if (!mod.startsWith('.')) return pythonModuleFile(modules, mod);
+    const dots = /^\.+/.exec(mod)?.[0].length ?? 1;
+    let dir = pkgDir;
+    for (let i = 1; i < dots; i++)
+      dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+    const rest = mod.slice(dots).replace(/\./g, '/');
+    return modules.files.get([dir, rest].filter((p) => p !== '').join('/'));
+  };
+  const stars: string[] = [];
+  for (const m of content.matchAll(PY_FROM)) {
+    const names = importedNames(m[2] ?? '');
+    const target = resolve(m[1] ?? '');
+    for (const [imported, bound] of names) {
+      if (imported === '*') {
+        if (target) stars.push(target);
+        continue;
+      }
+      if (bound !== name) continue;
+      // `from . import name` / `from .pkg import name`: a submodule, or a name of the module.
+      const asModule = resolve(`${m[1] ?? ''}${(m[1] ?? '').endsWith('.') ? '' : '.'}${imported}`);
+      if (asModule && asModule !== file) return { path: asModule, via: [file], module: true };
+      if (!target || target === file) continue;
+      const found = pythonDefinition(modules, target, imported, hops - 1, seen);
+      if (found) return { ...found, via: [file, ...found.via] };
+    }
+  }
+  for (const target of stars) {
+    const found = pythonDefinition(modules, target, name, hops - 1, seen);
+    if (found) return { ...found, via: [file, ...found.via] };
+  }
+  return undefined;
 }

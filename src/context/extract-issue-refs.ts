@@ -11,6 +11,14 @@ export interface PathMention {
   raw: string;
   /** A frame of a stack trace (Python, JavaScript or Go), not a path in prose. */
   trace?: boolean;
+  /**
+   * Frames only: the order in which a maintainer reads them, innermost (where the error was
+   * raised) first. Python prints the innermost frame last, JavaScript and Go first; 0 = innermost
+   * frame of its trace.
+   */
+  depth?: number;
+  /** Frames only: the function the frame is in, when the trace says (`in total`, `at refund (`). */
+  fn?: string;
 }
 
 export interface IssueRefs {
@@ -24,11 +32,18 @@ export interface IssueRefs {
   dotted: string[];
   /** Names the issue gives to a part of the code ("the utc plugin", `weekOfYear`). */
   names: string[];
+  /** Python imports in the issue's code (`from pkg.mod import Name`, `import pkg.mod`). */
+  imports: { module: string; names: string[] }[];
 }
 
-const PY_TRACE = /File "([^"]+)", line (\d+)/g;
+const PY_TRACE = /File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?/g;
+/** Python imports as typed in an issue's code (also after a `>>> ` prompt). */
+const ISSUE_PY_FROM =
+  /^[ \t]*(?:>>>[ \t]*|\.\.\.[ \t]*)?from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)/gm;
+const ISSUE_PY_IMPORT =
+  /^[ \t]*(?:>>>[ \t]*|\.\.\.[ \t]*)?import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)[ \t]*$/gm;
 /** `at fn (path:line:col)`, `at path:line:col` (JavaScript), `\tpath.go:123 +0x1f` (Go). */
-const JS_TRACE = /^\s*at (?:.*?\()?((?:[A-Za-z]:)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/gm;
+const JS_TRACE = /^\s*at (?:(.*?) ?\()?((?:[A-Za-z]:)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/gm;
 const GO_TRACE = /^\s+(\/?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/gm;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w-])/gi;
 const ERROR_LINE =
@@ -105,14 +120,90 @@ function identifiersIn(text: string, fromCode: boolean): string[] {
   return out;
 }
 
-export function extractIssueRefs(text: string): IssueRefs {
-  const paths: PathMention[] = [];
-  for (const re of [PY_TRACE, JS_TRACE, GO_TRACE])
+/**
+ * Words that are never a project's own symbol: keywords and builtins of Python and JavaScript
+ * (`from`, `import`, `str`, `TypeError`, `Object`). Looking for their "definition" finds noise
+ * (`defines \`from\``), and a folder named like one (`_import/`) is not what the issue names.
+ */
+const NOT_SYMBOLS = new Set(
+  (
+    'from import export return const let var function class new this typeof instanceof async ' +
+    'await while for if elif else switch case break continue default try catch except finally ' +
+    'throw raise delete void yield null undefined true false def with pass lambda global nonlocal ' +
+    'assert del not and or is None True False self cls print str int float bool bytes list dict ' +
+    'set tuple object type range len open iter next map filter zip sum min max abs any all ' +
+    'isinstance issubclass getattr setattr hasattr delattr super property staticmethod ' +
+    'classmethod repr hash format sorted reversed enumerate vars dir callable round frozenset ' +
+    'bytearray slice Exception BaseException TypeError ValueError KeyError AttributeError ' +
+    'IndexError RuntimeError ImportError ModuleNotFoundError NotImplementedError OSError IOError ' +
+    'FileNotFoundError PermissionError ZeroDivisionError OverflowError RecursionError ' +
+    'StopIteration AssertionError NameError UnboundLocalError SyntaxError IndentationError ' +
+    'UnicodeError UnicodeEncodeError UnicodeDecodeError LookupError ArithmeticError TimeoutError ' +
+    'ConnectionError Warning UserWarning DeprecationWarning FutureWarning RuntimeWarning ' +
+    'PendingDeprecationWarning KeyboardInterrupt SystemExit MemoryError RecursionError Object ' +
+    'Array String Number Boolean Promise Error RangeError ReferenceError JSON Math Date RegExp ' +
+    'Symbol NaN Infinity parseInt parseFloat'
+  ).split(' '),
+);
+
+/** The text without its links (their words are addresses, not what the issue is about). */
+export const withoutLinks = (text: string): string => text.replace(URL, ' ');
+
+/** Whether a name can be a project's own symbol (not a keyword or a builtin of the language). */
+export const isSymbolName = (name: string): boolean => !NOT_SYMBOLS.has(name);
+
+/** Links: their words are an address, not code (`/files/123/test.zip`, `stable/examples/`). */
+const URL = /\bhttps?:\/\/[^\s)>\]"'`]+/g;
+
+/** Frames of each trace style, in text order, with the depth a maintainer reads them in. */
+function traceFrames(text: string): PathMention[] {
+  const out: PathMention[] = [];
+  // Each style: pattern, reading order, and the groups of path, line and function.
+  const styles: [RegExp, 'innermost-last' | 'innermost-first', number, number, number?][] = [
+    [PY_TRACE, 'innermost-last', 1, 2, 3],
+    [JS_TRACE, 'innermost-first', 2, 3, 1],
+    [GO_TRACE, 'innermost-first', 1, 2],
+  ];
+  for (const [re, order, pathGroup, lineGroup, fnGroup] of styles) {
+    // A new Python trace starts at each "Traceback (most recent call last)" (chained errors).
+    const starts =
+      order === 'innermost-last'
+        ? [...text.matchAll(/Traceback \(most recent call last\)/g)].map((m) => m.index ?? 0)
+        : [];
+    const frames: { mention: PathMention; block: number }[] = [];
     for (const m of text.matchAll(re)) {
-      const mention = pathFromToken(m[1] ?? '');
-      if (mention && !/^(node:|internal\/)/.test(m[1] ?? ''))
-        paths.push({ ...mention, line: Number(m[2]), trace: true });
+      const raw = m[pathGroup] ?? '';
+      const mention = pathFromToken(raw);
+      if (!mention || /^(node:|internal\/)/.test(raw)) continue;
+      const block = starts.filter((s) => s < (m.index ?? 0)).length;
+      // `TabManager.getTabMessage`, `Object.<anonymous>`, `new Foo`: the function's own name.
+      const fn = /([A-Za-z_$][\w$]*)\s*(?:\[as \w+\])?$/.exec(
+        fnGroup !== undefined ? (m[fnGroup] ?? '') : '',
+      )?.[1];
+      frames.push({
+        mention: {
+          ...mention,
+          line: Number(m[lineGroup]),
+          trace: true,
+          ...(fn && fn !== 'module' && fn !== 'anonymous' ? { fn } : {}),
+        },
+        block,
+      });
     }
+    for (const f of frames) {
+      const sameBlock = frames.filter((g) => g.block === f.block);
+      const at = sameBlock.indexOf(f);
+      out.push({
+        ...f.mention,
+        depth: order === 'innermost-last' ? sameBlock.length - 1 - at : at,
+      });
+    }
+  }
+  return out;
+}
+
+export function extractIssueRefs(text: string): IssueRefs {
+  const paths: PathMention[] = traceFrames(text);
   for (const token of text.split(TOKEN_SPLIT)) {
     const mention = token ? pathFromToken(token) : undefined;
     const known = (p: PathMention): boolean =>
@@ -121,15 +212,20 @@ export function extractIssueRefs(text: string): IssueRefs {
   }
 
   const identifiers = new Set<string>();
-  const codeSpans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
-  for (const span of codeSpans) for (const id of identifiersIn(span, true)) identifiers.add(id);
-  const prose = text.replace(/`[^`\n]+`/g, ' ');
+  const noLinks = withoutLinks(text);
+  const codeSpans = [...noLinks.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
+  // A short span is code (`sqlfluff fix`, `save_as()`); a longer one is a command line or a
+  // sentence (`pip install pylint astroid==2.9.1`): only code-shaped names count there.
+  const isCode = (span: string): boolean => span.trim().split(/\s+/).length <= 2;
+  for (const span of codeSpans)
+    for (const id of identifiersIn(span, isCode(span))) identifiers.add(id);
+  const prose = noLinks.replace(/`[^`\n]+`/g, ' ');
   for (const id of identifiersIn(prose, false)) identifiers.add(id);
   // A path's own words are not identifiers (`refund.ts` is not a call to `refund`).
   const pathWords = new Set(paths.flatMap((p) => p.path.split(/[/.]/)));
-  const ids = [...identifiers].filter((id) => !pathWords.has(id)).sort();
+  const ids = [...identifiers].filter((id) => !pathWords.has(id) && isSymbolName(id)).sort();
   const dotted = new Set<string>();
-  for (const m of text.matchAll(DOTTED)) {
+  for (const m of noLinks.matchAll(DOTTED)) {
     const d = m[1] ?? '';
     if (COMMON_DOTTED.test(d) || FILE_EXTENSION.test(d)) continue;
     if (d.split('.').some((part) => part.length < 2)) continue;
@@ -138,14 +234,27 @@ export function extractIssueRefs(text: string): IssueRefs {
   const names = new Set<string>(ids);
   for (const span of codeSpans) {
     const word = span.trim();
-    if (/^[A-Za-z][\w-]{2,40}$/.test(word)) names.add(word);
+    if (/^[A-Za-z][\w-]{2,40}$/.test(word) && isSymbolName(word)) names.add(word);
   }
-  for (const m of text.matchAll(PART_NOUN)) {
+  for (const m of noLinks.matchAll(PART_NOUN)) {
     const word = m[1] ?? '';
-    if (!COMMON_WORDS.has(word.toLowerCase())) names.add(word);
+    if (!COMMON_WORDS.has(word.toLowerCase()) && isSymbolName(word)) names.add(word);
   }
+  const imports: IssueRefs['imports'] = [];
+  for (const m of text.matchAll(ISSUE_PY_FROM)) {
+    const names = (m[2] ?? '')
+      .replace(/[()\\]/g, ' ')
+      .split(',')
+      .map((n) => n.trim().split(/\s+/)[0] ?? '')
+      .filter((n) => /^\w+$/.test(n));
+    if (names.length > 0) imports.push({ module: m[1] ?? '', names });
+  }
+  for (const m of text.matchAll(ISSUE_PY_IMPORT))
+    for (const mod of (m[1] ?? '').split(','))
+      imports.push({ module: mod.trim().split(/\s+/)[0] ?? '', names: [] });
   return {
     paths,
+    imports: imports.filter((i) => /^[A-Za-z_][\w.]*$/.test(i.module)),
     identifiers: ids,
     options: [...new Set([...text.matchAll(OPTION)].map((m) => `--${m[1] ?? ''}`))].sort(),
     messages: extractMessages(text),

@@ -19,8 +19,15 @@ import {
   kindsTheIssueIsAbout,
   type PathKind,
 } from './classify-path.js';
-import { filesForDotted, filesNamed, importGraph } from './code-graph.js';
-import { extractIssueRefs, type IssueRefs } from './extract-issue-refs.js';
+import {
+  filesForDotted,
+  filesNamed,
+  importGraph,
+  pythonDefinition,
+  pythonModuleFile,
+  pythonModules,
+} from './code-graph.js';
+import { extractIssueRefs, withoutLinks, type IssueRefs } from './extract-issue-refs.js';
 import { findDefinitions, findMessage, findOption } from './grep-code.js';
 import { splitWords, termCounts, type TermCache } from './split-words.js';
 
@@ -44,7 +51,10 @@ export interface Ranking {
 
 export const WEIGHTS = {
   namedPath: 100,
+  /** The innermost frame of a stack trace that is in the repository (where the error was raised). */
   tracePath: 100,
+  /** Any other frame in the repository (a caller). */
+  traceCaller: 60,
   namedBasename: 40,
   dottedModule: 40,
   namedDirectory: 8,
@@ -52,6 +62,8 @@ export const WEIGHTS = {
   raisesMessage: 30,
   declaresOption: 25,
   pathMatchesName: 25,
+  /** The file that defines a name the issue imports (`from pkg import Name`) or dots into. */
+  importedName: 35,
   /** BM25 scores are scaled so that the best file gets this many points. */
   bm25Path: 10,
   bm25Content: 20,
@@ -123,6 +135,28 @@ const KIND_LABEL: Record<PathKind, string> = {
   declarations: 'type declarations',
 };
 
+/**
+ * Folders that hold at least 40 % of the source files, at the top or under `src/`/`lib/`: the
+ * project's own package (`astroid/`, `src/sqlfluff/`), which every issue names.
+ */
+function projectPackages(entries: readonly { path: string; kind: PathKind }[]): Set<string> {
+  const sources = entries.filter((e) => e.kind === 'source');
+  const counts = new Map<string, number>();
+  for (const e of sources) {
+    const segments = e.path.split('/');
+    for (let i = 1; i < Math.min(segments.length, 3); i++) {
+      const dir = segments.slice(0, i).join('/');
+      counts.set(dir, (counts.get(dir) ?? 0) + 1);
+    }
+  }
+  const out = new Set<string>();
+  if (sources.length < 20) return out;
+  for (const [dir, count] of counts)
+    if (count >= 0.4 * sources.length && (!dir.includes('/') || /^(src|lib)\/[^/]+$/.test(dir)))
+      out.add(dir);
+  return out;
+}
+
 export function rankFiles(map: RepoMap, issueText: string): Ranking {
   const refs = extractIssueRefs(issueText);
   const terms = [...new Set(splitWords(issueText))];
@@ -162,9 +196,10 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
   const sourceCount = (hits: readonly { path: string }[]): number =>
     Math.max(1, hits.filter((h) => byPath.get(h.path)?.kind === 'source').length);
 
-  // 1. Paths the issue names, stack-trace frames first of all.
+  // 1. Paths the issue names, stack-trace frames first of all. A frame counts once per file, the
+  // innermost frame in the repository (where the error was raised) above its callers.
   const unavailable: SkippedFile[] = [];
-  for (const mention of refs.paths) {
+  const resolved = refs.paths.map((mention) => {
     const p = mention.path.replace(/^\/+/, '');
     const suffix = (f: string): boolean =>
       f === p || f.endsWith(`/${p}`) || mention.path.endsWith(`/${f}`);
@@ -172,14 +207,51 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     // An installed copy (`site-packages/pkg/mod.py`, `node_modules/pkg/lib/x.js`) or another
     // layout (`src/pkg/mod.py`): the files sharing the longest tail of at least two segments.
     if (exact.length === 0) exact = longestTail(map.files, p);
+    // A frame in `fn` is not a file that never mentions `fn`: the user's own `dicom.py`, a
+    // bundle's `index.js`, another version of the file.
+    const fn = mention.fn;
+    const candidates = exact.length;
+    if (mention.trace && fn !== undefined) exact = exact.filter((f) => f.content.includes(fn));
+    return { mention, p, suffix, exact, refuted: candidates > 0 && exact.length === 0 };
+  });
+  // …and its frames that name no function are not that file either.
+  const refuted = new Set(resolved.filter((r) => r.refuted).map((r) => r.mention.path));
+  for (const r of resolved) if (r.mention.trace && refuted.has(r.mention.path)) r.exact = [];
+  const innermost = Math.min(
+    ...resolved
+      .filter((r) => r.mention.trace && r.exact.length > 0)
+      .map((r) => r.mention.depth ?? 0),
+  );
+  const frames = new Map<string, { points: number; reason: string; lines: number[] }>();
+  for (const { mention, p, suffix, exact, refuted: wrongFile } of resolved) {
+    if (wrongFile || (mention.trace && refuted.has(mention.path))) continue;
+    if (exact.length > 0 && mention.trace) {
+      const inner = (mention.depth ?? 0) === innermost;
+      const points = (inner ? WEIGHTS.tracePath : WEIGHTS.traceCaller) / exact.length;
+      for (const f of exact) {
+        const known = frames.get(f.path);
+        const lines = [
+          ...(known?.lines ?? []),
+          ...(mention.line !== undefined ? [mention.line] : []),
+        ];
+        if (known && known.points >= points) {
+          known.lines = lines;
+          continue;
+        }
+        frames.set(f.path, {
+          points,
+          reason: `named in a stack trace${inner ? ', innermost frame in the repository' : ''} (${short(mention.raw, 60)})`,
+          lines,
+        });
+      }
+      continue;
+    }
     if (exact.length > 0) {
       for (const f of exact)
         add(
           f.path,
-          (mention.trace ? WEIGHTS.tracePath : WEIGHTS.namedPath) / exact.length,
-          mention.trace
-            ? `named in a stack trace (${short(mention.raw, 60)})`
-            : `named in the issue (${mention.raw})`,
+          WEIGHTS.namedPath / exact.length,
+          `named in the issue (${mention.raw})`,
           mention.line,
           { named: true },
         );
@@ -190,6 +262,9 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
       if (!unavailable.includes(skipped)) unavailable.push(skipped);
       continue;
     }
+    // A frame that is no file here is another package's (`site-packages/numpy/core.py`), not
+    // every `core.py` of the repository.
+    if (mention.trace) continue;
     const sameName = map.files.filter((f) => basename(f.path) === basename(p) && p.includes('.'));
     for (const f of sameName)
       add(
@@ -210,17 +285,37 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     }
   }
 
+  for (const [path, frame] of frames) {
+    add(path, frame.points, frame.reason, undefined, { named: true });
+    for (const line of frame.lines) byPath.get(path)?.focusLines.add(line);
+  }
+
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
   const symbols = new Set(refs.identifiers);
   for (const d of refs.dotted)
     for (const part of d.split('.')) if (part.length >= 3) symbols.add(part);
   for (const r of RECEIVERS) symbols.delete(r);
+  // Per file and name, the best evidence that the file defines it (grep, or an import followed).
+  type Definition = { points: number; reason: string; line: number | undefined };
+  const definitions = new Map<string, Map<string, Definition>>();
+  const defines = (
+    path: string,
+    name: string,
+    points: number,
+    reason: string,
+    line: number | undefined,
+  ): void => {
+    const names = definitions.get(path) ?? new Map<string, Definition>();
+    definitions.set(path, names);
+    const known = names.get(name);
+    if (!known || known.points < points) names.set(name, { points, reason, line });
+  };
   for (const id of [...symbols].slice(0, 60)) {
     const definers = findDefinitions(code, id);
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
     const n = sourceCount(definers);
     for (const d of definers)
-      add(d.path, WEIGHTS.definesIdentifier / n, `defines \`${id}\``, d.line);
+      defines(d.path, id, WEIGHTS.definesIdentifier / n, `defines \`${id}\``, d.line);
   }
 
   // 3. The module that raises a quoted message; the file that declares a named option.
@@ -244,9 +339,13 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
       add(h.path, WEIGHTS.declaresOption / n, `declares option ${option}`, h.line);
   }
 
-  // 4. Names that are file or folder names; dotted module paths.
+  // 4. Names that are file or folder names; dotted module paths. The project's own package
+  // (`astroid/`, `src/sqlfluff/`: most of the source) is named in every issue: no evidence.
+  const projectDirs = projectPackages(entries);
   for (const name of refs.names) {
-    const matches = filesNamed(paths, name);
+    const matches = filesNamed(paths, name).filter(
+      (m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''),
+    );
     const files = matches.filter((m) => m.how === 'file').length;
     if (matches.length === 0 || files > MAX_HITS) continue;
     const share = Math.max(1, files);
@@ -260,6 +359,55 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
         named: true,
       });
   }
+
+  // 4b. Python names the issue imports (`from pkg.mod import Name`) or dots into
+  // (`pkg.mod.Name.method`), followed through the package's re-exports to the defining file.
+  const modules = pythonModules(code);
+  if (modules.files.size > 0) {
+    const wanted: { module: string; name: string; label: string }[] = [];
+    for (const imp of refs.imports)
+      for (const name of imp.names)
+        wanted.push({ module: imp.module, name, label: `from ${imp.module} import ${name}` });
+    for (const d of refs.dotted) {
+      const parts = d.split('.');
+      for (let k = parts.length - 1; k >= 1; k--) {
+        const module = parts.slice(0, k).join('.');
+        if (pythonModuleFile(modules, module) === undefined) continue;
+        wanted.push({ module, name: parts[k] ?? '', label: d });
+        break;
+      }
+    }
+    for (const w of wanted) {
+      const file = pythonModuleFile(modules, w.module);
+      const def = file === undefined ? undefined : pythonDefinition(modules, file, w.name);
+      if (!def) continue;
+      const via = def.via.length > 0 ? `, via ${def.via.join(' → ')}` : '';
+      // A submodule (`from pkg import fields`) is a place to look, not the definition itself.
+      if (def.module)
+        defines(
+          def.path,
+          w.name,
+          WEIGHTS.importedName / 2,
+          `module \`${w.name}\` (\`${short(w.label, 50)}\`${via})`,
+          undefined,
+        );
+      else
+        defines(
+          def.path,
+          w.name,
+          WEIGHTS.importedName,
+          `defines \`${w.name}\` (\`${short(w.label, 50)}\`${via})`,
+          def.line,
+        );
+    }
+  }
+  // A file that defines several of the names counts more, not several times more: the k-th
+  // name (largest first) adds 1/k of its points (a pasted config or a long trace names many
+  // things one file holds).
+  for (const [path, names] of definitions)
+    [...names.values()]
+      .sort((a, b) => b.points - a.points)
+      .forEach((d, k) => add(path, d.points / (k + 1), d.reason, d.line));
 
   // 5. Word overlap, scaled: it orders files, it does not outweigh evidence.
   if (terms.length > 0 && map.files.length > 0) {
@@ -283,7 +431,7 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
   }
 
   // 6. Not what a behaviour bug is fixed in: demoted unless the issue is about it or names it.
-  const about = kindsTheIssueIsAbout(issueText);
+  const about = kindsTheIssueIsAbout(withoutLinks(issueText));
   for (const e of entries) {
     if (e.kind === 'source' || e.named || e.score === 0) continue;
     const factor = about.has(e.kind) ? ABOUT_FACTOR[e.kind] : DEMOTION[e.kind];

@@ -141,7 +141,7 @@ describe('ranking rules', () => {
   it('follows a frame of an installed copy to the repository file by its longest path tail', () => {
     const files = {
       ...noise,
-      'src/click/types.py': 'class Choice:\n    pass\n',
+      'src/click/types.py': 'class Choice:\n    def convert(self, value):\n        pass\n',
       'src/other/types.py': 'X = 1\n',
     };
     const ranking = rankFiles(
