@@ -77,7 +77,14 @@ export function mapAndRankInWorker(
     worker.on('message', (message: MapAndRanking | LoadRequest) => {
       if ('load' in message) {
         // This thread's share of the reading (blocking: it has nothing else to do meanwhile).
-        worker.postMessage({ loaded: loadFilesSync(repo, message.load) } satisfies Loaded);
+        // Whatever it cannot read, the worker reads (it waits for this answer: always send one).
+        let loaded: Loaded['loaded'] = [];
+        try {
+          loaded = loadFilesSync(repo, message.load);
+        } catch {
+          // the worker reads them all
+        }
+        worker.postMessage({ loaded } satisfies Loaded);
         return;
       }
       resolve(message);
