@@ -1,8 +1,25 @@
 /** Data contracts shared by stages (DESIGN.md §3). Names are kept; fields may grow. */
 
-/** The pipeline's stages, in order: one list for the in-process runner and the queue. */
-export const STAGES = ['triage', 'plan', 'reproduce', 'code', 'pr'] as const;
+/** Every stage the pipeline has: one queue and one worker each. */
+export const STAGES = ['triage', 'plan', 'reproduce', 'code', 'pr', 'verify'] as const;
 export type StageName = (typeof STAGES)[number];
+
+/**
+ * The stages a run goes through, in order, by what the run is: a fix (every issue, feedback or CI
+ * round), or the verification of a PR's head again (a re-run asked from the Checks UI).
+ */
+export const ROUTES = {
+  fix: ['triage', 'plan', 'reproduce', 'code', 'pr'],
+  verify: ['verify'],
+} as const satisfies Record<string, readonly StageName[]>;
+export type RouteName = keyof typeof ROUTES;
+
+/** The stage after `stage` on `route`, or undefined after its last. */
+export function nextStageOn(route: RouteName, stage: StageName): StageName | undefined {
+  const stages: readonly StageName[] = ROUTES[route];
+  const at = stages.indexOf(stage);
+  return at < 0 ? undefined : stages[at + 1];
+}
 
 /** One value per stage, in `STAGES` order: the queue layer's per-stage records come from here. */
 export function byStage<T>(make: (stage: StageName) => T): Record<StageName, T> {
@@ -150,6 +167,13 @@ export type ReproductionOutput =
   | ({ status: 'reproduced'; duration_ms: number } & Reproduction)
   | { status: 'skipped' | 'not-reproduced'; reason: string; duration_ms: number };
 
+/** A PR head verified again (`check_run.rerequested`): what ran on it, and the verdict. */
+export interface VerifyOutput {
+  headSha: string;
+  validation: CommandResult[];
+  conclusion: 'success' | 'failure' | 'neutral';
+}
+
 /** Each stage's output, by stage: the compiler checks every stage against this one map. */
 export interface StageOutputMap {
   triage: TriageResult;
@@ -157,6 +181,7 @@ export interface StageOutputMap {
   reproduce: ReproductionOutput;
   code: CodeOutput;
   pr: PullRequestOutput;
+  verify: VerifyOutput;
 }
 
 export type StageOutputs = { [S in StageName]?: StageOutputMap[S] };

@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { StageName } from '../contracts.js';
 import { AutofixError } from '../errors.js';
 import { HOST_PATTERN } from './env.js';
 
@@ -125,10 +126,12 @@ export const repoConfigSchema = z
 /** The model a stage uses: its own from `models`, else (reproduce) the code stage's, else the default. */
 export function stageModelOf(
   models: RepoConfig['models'],
-  stage: keyof RepoConfig['models'],
+  stage: StageName,
   fallback: string,
 ): string {
-  return models[stage] ?? (stage === 'reproduce' ? models.code : undefined) ?? fallback;
+  // `verify` asks no model: it runs the repository's commands only.
+  const own = stage === 'verify' ? undefined : models[stage];
+  return own ?? (stage === 'reproduce' ? models.code : undefined) ?? fallback;
 }
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;

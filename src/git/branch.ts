@@ -177,3 +177,23 @@ export async function checkoutBranchTip(ws: Workspace, name: string): Promise<vo
   const sha = await remoteTip(ws, name, true);
   await worktreeGit(ws, ['checkout', '--quiet', '--detach', sha!]);
 }
+
+/**
+ * Detaches the worktree at `sha` when it is on the bot branch `name` as the remote has it now (its
+ * tip or an ancestor of it); false when it is not (the branch was deleted or force-pushed past it).
+ */
+export async function checkoutBranchCommit(
+  ws: Workspace,
+  name: string,
+  sha: string,
+): Promise<boolean> {
+  const tip = await remoteTip(ws, name, false);
+  if (!tip || !/^[0-9a-f]{40}$/.test(sha)) return false;
+  const onBranch = await runGit(['merge-base', '--is-ancestor', sha, tip], {
+    cwd: ws.mirrorDir,
+    okCodes: [1, 128],
+  });
+  if (onBranch.code !== 0) return false;
+  await worktreeGit(ws, ['checkout', '--quiet', '--detach', sha]);
+  return true;
+}

@@ -30,3 +30,9 @@ export function identityEnv(identity: GitIdentity): Record<string, string> {
     GIT_COMMITTER_EMAIL: identity.email,
   };
 }
+
+/**
+ * The command of the reproduction a commit carries (the test that failed on the base commit):
+ * a re-run of the verification runs it again on the PR's head.
+ */
+export const REPRODUCTION_TRAILER = 'Autofix-Reproduction';

@@ -52,8 +52,8 @@ export interface CheckRunInput {
   preexisting: readonly string[];
   /** Files the change touched (the code stage's `changes`). */
   changes: readonly { path: string; operation?: string }[];
-  /** The plan's files (`FixPlan.file_changes[].path`). */
-  planFiles: readonly string[];
+  /** The plan's files (`FixPlan.file_changes[].path`); absent on a re-run (no plan to compare). */
+  planFiles?: readonly string[];
   /** Files the code stage added to the plan, and why: inside the scope. */
   amendments: readonly { path: string; why: string }[];
   sandbox: SandboxMode;
@@ -67,6 +67,11 @@ export interface CheckRunInput {
   issueNumber?: number;
   /** "Details" link of the check run (the PR or the run's page). */
   detailsUrl?: string;
+  /**
+   * A re-run asked from the Checks UI: the head verified as it is, with the reproduction command
+   * its commits name (run as a validation command), or null when they name none.
+   */
+  rerun?: { reproduction: string | null };
 }
 
 export interface CheckRunVerdict {
@@ -112,13 +117,13 @@ export function checkRunVerdict(input: CheckRunInput): CheckRunVerdict {
   const preexisting = failedAll.filter((r) => preexistingNames.has(r.command));
   const passed = input.validation.filter(passedRun);
 
-  const planned = new Set(input.planFiles.map(plainPath));
+  const planned = new Set((input.planFiles ?? []).map(plainPath));
   if (input.reproduction?.file) planned.add(plainPath(input.reproduction.file));
   const why = new Map(input.amendments.map((a) => [plainPath(a.path), a.why]));
   const outsidePlan: string[] = [];
   const amended: { path: string; why: string }[] = [];
   for (const path of new Set(input.changes.map((c) => plainPath(c.path)))) {
-    if (planned.has(path)) continue;
+    if (input.planFiles === undefined || planned.has(path)) continue;
     const reason = why.get(path);
     if (reason === undefined) outsidePlan.push(path);
     else amended.push({ path, why: reason });
@@ -280,13 +285,17 @@ function scopeSection(
 ): string {
   const changed = new Set(input.changes.map((c) => plainPath(c.path))).size;
   const parts = ['### Scope'];
-  if (verdict.outsidePlan.length === 0) {
+  if (input.planFiles === undefined) {
+    parts.push(
+      `${plural(changed, 'file')} changed; a re-run verifies the commit as it is, with no plan to compare them with.`,
+    );
+  } else if (verdict.outsidePlan.length === 0) {
     parts.push(
       `${plural(changed, 'file')} changed, all within the plan${verdict.amended.length > 0 ? ' (with its amendments)' : ''}.`,
     );
   } else {
     parts.push(
-      `${plural(verdict.outsidePlan.length, 'file')} changed outside the plan's ${plural(input.planFiles.length, 'file')}, with no amendment explaining ${verdict.outsidePlan.length === 1 ? 'it' : 'them'}:`,
+      `${plural(verdict.outsidePlan.length, 'file')} changed outside the plan's ${plural(input.planFiles?.length ?? 0, 'file')}, with no amendment explaining ${verdict.outsidePlan.length === 1 ? 'it' : 'them'}:`,
       fileList(verdict.outsidePlan),
     );
   }
@@ -313,6 +322,15 @@ function runSection(input: CheckRunInput): string {
     const cost =
       input.usage.costUsd === undefined ? '' : ` · cost ≈ $${input.usage.costUsd.toFixed(4)}`;
     lines.push(`- **Tokens:** ${input.usage.totalTokens.toLocaleString('en-US')}${cost}`);
+  }
+  if (input.rerun) {
+    lines.push(
+      `- **Re-run:** asked from the Checks UI; the commit was verified again as it is (no model asked)${
+        input.rerun.reproduction
+          ? `, its reproduction ${codeSpan(short(input.rerun.reproduction))} included`
+          : ''
+      }`,
+    );
   }
   lines.push(`- **Run:** ${codeSpan(input.runId)}`);
   return lines.join('\n');

@@ -34,7 +34,9 @@ const STATE_ICON: Record<StageStatus['state'], string> = {
 function headline(facts: StatusFacts): string {
   switch (facts.outcome?.kind) {
     case 'success':
-      return '### 🚀 Autofix opened a pull request';
+      return facts.successHeadline
+        ? `### ${facts.successHeadline}`
+        : '### 🚀 Autofix opened a pull request';
     case 'stopped':
       return '### ⏹ Autofix stopped without changes';
     case 'failed':

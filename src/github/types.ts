@@ -38,8 +38,10 @@ export interface ValidationRow {
 export interface StatusFacts {
   /** Stage name → state, in pipeline order. */
   stages: Record<string, StageStatus>;
-  /** What started the run, when it is not a person (a CI follow-up round). */
+  /** What started the run, when it is not an issue's label or command (a CI round, a re-run). */
   trigger?: string;
+  /** The headline of a successful run that opens no PR (a re-run of the verification). */
+  successHeadline?: string;
   risk?: 'LOW' | 'MEDIUM' | 'HIGH';
   summary?: string;
   planSteps?: string[];

@@ -30,7 +30,7 @@ import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
 import type { Logger } from '../logger.js';
 import {
-  STAGES,
+  ROUTES,
   type CodeSummary,
   type Commit,
   type FixPlan,
@@ -208,7 +208,8 @@ export async function runLocal(
     head: pre.head,
     issue,
     config,
-    models: STAGES.map(model),
+    // The stages a local run goes through (the run id is a hash of them).
+    models: ROUTES.fix.map(model),
     dryRun: Boolean(options.dryRun),
   });
   const artifactsDir = options.artifactsDir ?? join(settings.workdir, 'runs', runId);

@@ -1,11 +1,11 @@
 /**
  * The stage table in one process (what `autofix run` does, DESIGN.md §1): one workspace for the
- * whole run, the stages in `STAGES` order, each stage's output handed to the next in memory. Any
+ * whole run, the stages of the `fix` route (`ROUTES`, contracts.ts) in order, each stage's output handed to the next in memory. Any
  * failure rolls the workspace back: worktree, local branch, the private ref the code stage kept,
  * and the branch if the publish step had moved it.
  */
 import {
-  STAGES,
+  ROUTES,
   type RunPins,
   type StageName,
   type StageOutputMap,
@@ -58,7 +58,7 @@ export class RunFailure extends Error {
   }
 }
 
-const REPORTED = new Set<StepName>([...STAGES, 'workspace', 'commit']);
+const REPORTED = new Set<StepName>([...ROUTES.fix, 'workspace', 'commit']);
 
 /** Runs one stage and records its output under its own name (typed per stage). */
 async function runStage<S extends StageName>(
@@ -127,7 +127,7 @@ export async function runStages(
       status: 'done',
       message: `workspace ready at ${ws.base_commit.slice(0, 12)}`,
     });
-    for (const stage of STAGES) {
+    for (const stage of ROUTES.fix) {
       const label = stage === 'pr' ? 'pull request' : stage;
       progress({ stage, status: 'start', message: label });
       const stop = await runStage(table, stage, env, outputs, pins);

@@ -10,11 +10,17 @@ import { addReaction } from '../github/reactions.js';
 import { reportRunFailure } from '../github/report-failure.js';
 import { createStatusComment, type StatusComment } from '../github/status-comment.js';
 import type { Logger } from '../logger.js';
-import { conversationOf, githubHostOf, reactionTargetOf, repoOf } from './run-addressing.js';
+import {
+  conversationOf,
+  githubHostOf,
+  reactionTargetOf,
+  repoOf,
+  stagesOf,
+} from './run-addressing.js';
 import { runKeyOf, type RunEnding } from './run-registry.js';
 import type { StageRuntime } from './stage-runtime.js';
 import { ENDING_STAGE_INDEX, statusRevision } from './status-publisher.js';
-import { STAGES, type RunJobData, type StageName } from './types.js';
+import type { RunJobData, StageName } from './types.js';
 
 export function statusCommentFor(
   data: RunJobData,
@@ -27,7 +33,7 @@ export function statusCommentFor(
     issueNumber: conversationOf(data),
     ...(githubHostOf(data) ? { githubHost: githubHostOf(data)! } : {}),
     runId: data.runId,
-    stageOrder: STAGES,
+    stageOrder: stagesOf(data),
     command: data.config.command,
     log,
     facts: data.status,
@@ -53,8 +59,8 @@ async function publishFinal(
 }
 
 /** Stages that never ran show as skipped once the run has ended. */
-function skipRemaining(status: StatusComment): void {
-  for (const stage of STAGES) {
+function skipRemaining(status: StatusComment, data: RunJobData): void {
+  for (const stage of stagesOf(data)) {
     const state = status.facts().stages[stage]?.state ?? 'pending';
     if (state === 'pending' || state === 'queued') status.setStage(stage, { state: 'skipped' });
   }
@@ -88,7 +94,7 @@ export async function finishRun(
   log: Logger,
   stop?: { reason: string },
 ): Promise<void> {
-  skipRemaining(status);
+  skipRemaining(status, data);
   status.setOutcome(stop ? { kind: 'stopped', message: stop.reason } : { kind: 'success' });
   await recordEnding(
     rt,
@@ -128,7 +134,7 @@ export async function failRun(
     }
   }
   status.setStage(failure.stage, { ...status.facts().stages[failure.stage], state: 'failed' });
-  skipRemaining(status);
+  skipRemaining(status, data);
   status.setOutcome({
     kind: 'failed',
     message: `\`${failure.error.code}\` during ${failure.stage}; see the comment below.`,

@@ -1,11 +1,11 @@
 /**
- * Idempotent start of an admitted run: claim the trigger and the issue, enqueue the triage job,
+ * Idempotent start of an admitted run: claim the trigger and the issue, enqueue its first stage,
  * record the trigger (and the delivery that brought it). Everything shares one deadline; past it,
  * QueueUnavailableError makes the trigger's job retry, and the retry finds the same run id (it is
  * derived from the trigger's key), so nothing runs twice.
  */
 import type { Logger } from '../logger.js';
-import { jobIdFor } from './run-addressing.js';
+import { jobIdFor, stagesOf } from './run-addressing.js';
 import { runKeyOf, type RunRegistry } from './run-registry.js';
 import type { StageQueues } from './stage-queues.js';
 import type { RunJobData } from './types.js';
@@ -60,11 +60,12 @@ export function createRunIntake(options: {
       );
       return { kind: 'busy', activeRunId: claim.activeRunId, firstReply };
     }
-    const jobId = jobIdFor(data.runId, 'triage');
+    const first = stagesOf(data)[0]!;
+    const jobId = jobIdFor(data.runId, first);
     // Issued together, the enqueue and the delivery record share one round trip (ioredis
     // pipelines commands sent before the first answer). An enqueue that fails for good takes
     // the record and the claim back, so the redelivery GitHub sends after the 503 runs.
-    const adding = queues.triage.add('triage', data, { jobId });
+    const adding = queues[first].add(first, data, { jobId });
     const marking = registry.markDelivered([data.triggerKey, data.deliveryId], data.runId);
     const undo = (): void => {
       registry.forget([data.triggerKey, data.deliveryId], key, data.runId).catch(() => undefined);

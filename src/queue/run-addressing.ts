@@ -1,7 +1,14 @@
 /** Names derived from a run: job ids, where its comments go, what its reactions attach to. */
 import { cloneUrlHost } from '../github/repo-url.js';
 import type { ReactionTarget, RepoCoords } from '../github/types.js';
-import { STAGES, type RunJobData, type StageName } from './types.js';
+import { nextStageOn } from '../contracts.js';
+import {
+  ROUTES,
+  type RouteName,
+  type RunFactsData,
+  type RunJobData,
+  type StageName,
+} from './types.js';
 
 /**
  * Job id of a run's stage. BullMQ refuses custom ids with exactly one `:`, so the separator is
@@ -11,8 +18,21 @@ export function jobIdFor(runId: string, stage: StageName): string {
   return `${runId}-${stage}`;
 }
 
-export function nextStage(stage: StageName): StageName | undefined {
-  return STAGES[STAGES.indexOf(stage) + 1];
+/** A run's route: the verification of a PR's head again, or a fix. */
+export function routeOfFacts(facts: Pick<RunFactsData, 'verify'>): RouteName {
+  return facts.verify ? 'verify' : 'fix';
+}
+
+/** The stages of the job's run, in order. */
+export function stagesOf(data: Pick<RunJobData, 'facts'>): readonly StageName[] {
+  return ROUTES[routeOfFacts(data.facts)];
+}
+
+export function nextStage(
+  data: Pick<RunJobData, 'facts'>,
+  stage: StageName,
+): StageName | undefined {
+  return nextStageOn(routeOfFacts(data.facts), stage);
 }
 
 export function repoOf(data: Pick<RunJobData, 'repository'>): RepoCoords {
@@ -39,11 +59,11 @@ export function conversationOf(data: Pick<RunJobData, 'facts'>): number {
   return data.facts.conversation;
 }
 
-/** 👀/🚀/😕 go on the comment that triggered the run, on the issue for a label, on the PR for CI. */
+/** 👀/🚀/😕 go on the comment that triggered the run, on the issue for a label, else on the PR. */
 export function reactionTargetOf(data: Pick<RunJobData, 'trigger' | 'issue'>): ReactionTarget {
   const t = data.trigger;
   if (t.kind === 'label') return { kind: 'issue', number: data.issue.number };
-  // A CI round was started by no comment: the PR it repairs.
-  if (t.kind === 'ci-failure') return { kind: 'issue', number: t.prNumber };
+  // A CI round or a re-run of the verification was started by no comment: the PR.
+  if (t.kind === 'ci-failure' || t.kind === 'verify') return { kind: 'issue', number: t.prNumber };
   return { kind: 'comment', id: t.commentId };
 }

@@ -7,7 +7,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { addReaction } from '../github/reactions.js';
 import { classifyError } from './classify-error.js';
 import { failRun, finishRun, statusCommentFor } from './end-run.js';
-import { jobIdFor, nextStage, reactionTargetOf, repoOf } from './run-addressing.js';
+import { jobIdFor, nextStage, reactionTargetOf, repoOf, stagesOf } from './run-addressing.js';
 import { statusRevision } from './status-publisher.js';
 import { runKeyOf } from './run-registry.js';
 import type { StageRuntime } from './stage-runtime.js';
@@ -90,7 +90,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
       });
     status.setStage(stage, { state: 'running' });
     show();
-    if (stage === 'triage' && attempt === 1) {
+    if (stage === stagesOf(data)[0] && attempt === 1) {
       void addReaction(client.octokit, repoOf(data), reactionTargetOf(data), 'eyes').catch(
         (err: unknown) => log.warn({ err }, 'could not add the 👀 reaction'),
       );
@@ -165,7 +165,7 @@ export function createStageJobProcessor(stage: StageName, rt: StageRuntime) {
     rt.metrics.jobs.inc({ stage, outcome: outcomeLabel });
     rt.metrics.stageDuration.observe({ stage, outcome: outcomeLabel }, durationMs / 1000);
 
-    const next = outcome.kind === 'continue' ? nextStage(stage) : undefined;
+    const next = outcome.kind === 'continue' ? nextStage(data, stage) : undefined;
     if (outcome.kind === 'stop' || !next) {
       await finishRun(rt, data, client, status, log, outcome.kind === 'stop' ? outcome : undefined);
       return { stage, outcome: outcome.kind };

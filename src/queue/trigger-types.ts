@@ -12,7 +12,8 @@ export type TriggerEvent =
   | 'issue_comment.created'
   | 'check_suite.completed'
   | 'check_run.completed'
-  | 'workflow_run.completed';
+  | 'workflow_run.completed'
+  | 'check_run.rerequested';
 
 export interface TriggerJobData {
   /** `X-GitHub-Delivery` of the delivery that brought it (the first one, for a redelivery). */
@@ -46,6 +47,11 @@ export interface TriggerJobData {
    * on the bot's PR, on its current head, once every counted check has finished with a failure.
    */
   ci?: { prNumber: number; headSha: string; headBranch: string };
+  /**
+   * "Re-run" on a check run named like this app's verification (`issue` is then the PR):
+   * admission checks it is this app's, on a PR this app opened, asked by someone who may write.
+   */
+  rerun?: { checkRunId: number; appSlug: string; prNumber: number; headSha: string };
   /** Epoch ms the webhook was received. */
   receivedAt: number;
 }

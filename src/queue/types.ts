@@ -21,7 +21,9 @@ import type { Logger } from '../logger.js';
 import type { ReviewNote } from '../github/review-notes.js';
 
 export {
+  ROUTES,
   STAGES,
+  type RouteName,
   type RunPins,
   type StageName,
   type StageOutputMap,
@@ -66,7 +68,9 @@ export type RunTrigger =
       signature: string;
       /** The failing checks, their logs cropped and sanitized. */
       failures: CiFailureNote[];
-    };
+    }
+  /** Re-run asked from the Checks UI on this app's verification of a PR's head: verify it again. */
+  | { kind: 'verify'; prNumber: number; branch: string; headSha: string; checkRunId: number };
 
 /** A failed check as the fixer sees it (text sanitized at admission). */
 export interface CiFailureNote {
@@ -108,6 +112,8 @@ export interface RunFactsData {
   existingBranch: 'extend' | 'replace' | 'replace-bot-only';
   /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
   commitTrailers?: { key: string; value: string }[];
+  /** A verification run (route `verify`): the bot PR's commit to verify again. */
+  verify?: { prNumber: number; branch: string; headSha: string };
 }
 
 export interface RunJobData {

@@ -14,7 +14,7 @@ export type StageConcurrency = Record<StageName, number>;
 
 /** Stages that run repository code (setup, tests) take a worker's CPU: fewer at once. */
 export const DEFAULT_CONCURRENCY: StageConcurrency = byStage((stage) =>
-  stage === 'code' || stage === 'reproduce' ? 2 : 4,
+  stage === 'code' || stage === 'reproduce' || stage === 'verify' ? 2 : 4,
 );
 
 export interface WorkerPoolOptions {

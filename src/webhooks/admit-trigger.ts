@@ -16,6 +16,7 @@ import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import type { RunTrigger } from '../queue/types.js';
 import type { TriggerJobData } from '../queue/trigger-types.js';
 import { admitCiFailure, type CiAdmissionResult } from './admit-ci-failure.js';
+import { admitRerun } from './admit-rerun.js';
 import { buildRunJob } from './build-run-job.js';
 import { findOpenIssuePull } from './find-open-issue-pull.js';
 import { parseCommand } from './parse-command.js';
@@ -73,6 +74,13 @@ async function admit(
       return 'config-invalid';
     }
     return admitCiFailure(deps, { ...t, ci: t.ci }, octokit, log, loaded.config);
+  }
+  if (t.rerun) {
+    if (!loaded.ok) {
+      log.warn({ err: loaded.error }, `${CONFIG_PATH} is invalid: no re-run`);
+      return 'config-invalid';
+    }
+    return admitRerun(deps, { ...t, rerun: t.rerun }, octokit, log, loaded.config);
   }
   const { command, triggerLabel } = triggersOf(loaded);
   let instructions = '';

@@ -6,7 +6,8 @@ import { runIdFor } from '../artifacts/run-id.js';
 import { ciRoundTrailers } from '../github/ci-rounds.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
-import { STAGES, type RunFactsData, type RunJobData, type RunTrigger } from '../queue/types.js';
+import { ROUTES, type RunFactsData, type RunJobData, type RunTrigger } from '../queue/types.js';
+import { routeOfFacts } from '../queue/run-addressing.js';
 
 export interface PayloadRepository {
   name: string;
@@ -31,6 +32,14 @@ export interface BuildRunJobInput {
 
 /** The run's facts, decided here once from the trigger. */
 export function runFactsOf(issueNumber: number, trigger: RunTrigger): RunFactsData {
+  if (trigger.kind === 'verify') {
+    const { prNumber, branch, headSha } = trigger;
+    return {
+      conversation: prNumber,
+      verify: { prNumber, branch, headSha },
+      existingBranch: 'extend',
+    };
+  }
   if (trigger.kind === 'pr-feedback' || trigger.kind === 'ci-failure') {
     return {
       conversation: trigger.prNumber,
@@ -53,6 +62,7 @@ export function runFactsOf(issueNumber: number, trigger: RunTrigger): RunFactsDa
 
 export function buildRunJob(input: BuildRunJobInput): RunJobData {
   const { repository, issue } = input;
+  const facts = runFactsOf(issue.number, input.trigger);
   return {
     runId: runIdFor({
       repo: repository.full_name,
@@ -75,12 +85,19 @@ export function buildRunJob(input: BuildRunJobInput): RunJobData {
       body: sanitizeUntrustedText(issue.body ?? ''),
     },
     trigger: input.trigger,
-    facts: runFactsOf(issue.number, input.trigger),
+    facts,
     sender: input.sender,
     config: input.config,
     status: {
-      stages: Object.fromEntries(STAGES.map((s) => [s, { state: 'pending' as const }])),
+      stages: Object.fromEntries(
+        ROUTES[routeOfFacts(facts)].map((s) => [s, { state: 'pending' as const }]),
+      ),
       ...(input.trigger.kind === 'ci-failure' ? { trigger: ciRoundLine(input.trigger) } : {}),
+      ...(input.trigger.kind === 'verify'
+        ? {
+            trigger: `Re-run of the "Autofix verification" check on ${input.trigger.headSha.slice(0, 7)}, asked by @${input.sender}: the repository's commands run on it again.`,
+          }
+        : {}),
     },
     outputs: {},
     acceptedAt: input.now ?? Date.now(),

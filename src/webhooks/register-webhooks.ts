@@ -1,5 +1,6 @@
 /** Wires the event handlers into Probot. */
 import type { Probot } from 'probot';
+import { onCheckRerequested } from './on-check-rerequested.js';
 import { onCiCompleted } from './on-ci-completed.js';
 import { onIssueComment } from './on-issue-comment.js';
 import { onIssueLabeled } from './on-issue-labeled.js';
@@ -21,6 +22,7 @@ function answerBadSignatureWith401(error: Error): void {
 export function registerWebhooks(app: Probot, deps: WebhookDeps): void {
   app.on('issues.labeled', onIssueLabeled(deps));
   app.on('issue_comment.created', onIssueComment(deps));
+  app.on('check_run.rerequested', onCheckRerequested(deps));
   app.on(
     ['check_suite.completed', 'check_run.completed', 'workflow_run.completed'],
     onCiCompleted(deps),

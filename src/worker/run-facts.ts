@@ -16,7 +16,7 @@ function instructionsOf(job: RunJobData): string {
 export function runFactsFor(job: RunJobData): RunFacts {
   const instructions = instructionsOf(job);
   const host = cloneUrlHost(job.repository.cloneUrl);
-  const { feedback, replaceBranch, existingBranch, commitTrailers } = job.facts;
+  const { feedback, replaceBranch, existingBranch, commitTrailers, verify } = job.facts;
   return {
     runId: job.runId,
     issue: {
@@ -32,6 +32,7 @@ export function runFactsFor(job: RunJobData): RunFacts {
     ...(replaceBranch ? { replaceBranch } : {}),
     existingBranch,
     ...(commitTrailers ? { commitTrailers } : {}),
+    ...(verify ? { verify } : {}),
     startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
     ...(host ? { githubHost: host } : {}),
   };

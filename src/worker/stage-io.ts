@@ -83,7 +83,8 @@ export function usageAfter(
  * from the pinned base (and the kept commit) that this worker usually has already.
  */
 function fetchPolicy(job: RunJobData, stage: StageName): 'always' | 'if-missing' {
-  if (stage === 'triage' || stage === 'code') return 'always';
+  // `verify` reads the PR's head as the remote has it now.
+  if (stage === 'triage' || stage === 'code' || stage === 'verify') return 'always';
   return stage === 'plan' && job.facts.feedback ? 'always' : 'if-missing';
 }
 

@@ -136,8 +136,11 @@ function stageProcessor<S extends StageName>(
           {
             ...verdict,
             repo: { owner: job.repository.owner, repo: job.repository.name },
-            // Commands ran in the code stage's worktree: its paths in their output are made relative.
-            worktree: join(deps.settings.workdir, 'jobs', `${job.runId}-code`, job.repository.name),
+            // Commands ran in the code stage's worktree (unless the verdict names its own): its
+            // paths in their output are made relative.
+            worktree:
+              verdict.worktree ??
+              join(deps.settings.workdir, 'jobs', `${job.runId}-code`, job.repository.name),
           },
           ctx.log,
           deps.settings.appId ? { appId: Number(deps.settings.appId) } : {},
@@ -165,5 +168,6 @@ export function createStageProcessors(
     reproduce: stageProcessor('reproduce', table, deps),
     code: stageProcessor('code', table, deps),
     pr: stageProcessor('pr', table, deps),
+    verify: stageProcessor('verify', table, deps),
   };
 }

@@ -2,6 +2,8 @@
 import type { StageName, StageOutputMap } from '../contracts.js';
 import type { StatusPatch } from '../github/types.js';
 
+const VERDICT_ICON = { success: '✅', failure: '❌', neutral: '⚪' } as const;
+
 type Patchers = { [S in StageName]: (output: StageOutputMap[S]) => StatusPatch };
 
 const PATCHERS: Patchers = {
@@ -26,6 +28,15 @@ const PATCHERS: Patchers = {
     ...(code.repairs > 0 ? { repairs: code.repairs } : {}),
   }),
   pr: ({ pr }) => (pr ? { pr: { number: pr.number, url: pr.url, draft: pr.draft } } : {}),
+  verify: ({ validation, conclusion, headSha }) => ({
+    successHeadline: `${VERDICT_ICON[conclusion]} Autofix verified ${headSha.slice(0, 7)} again: ${conclusion}`,
+    validation: validation.map((v) => ({
+      command: v.command,
+      exitCode: v.exit_code,
+      durationMs: v.duration_ms,
+      timedOut: v.timed_out,
+    })),
+  }),
 };
 
 export function statusOfStage<S extends StageName>(

@@ -127,6 +127,12 @@ const defaults: StageFns = {
       status: { pr: { number: pr.number, url: pr.url, draft: pr.draft } },
     };
   },
+
+  verify: (job) =>
+    Promise.resolve({
+      kind: 'continue',
+      output: { headSha: job.facts.verify?.headSha ?? '', validation: [], conclusion: 'neutral' },
+    }),
 };
 
 export function createTestStages(overrides: Partial<StageFns> = {}): TestStages {
@@ -145,6 +151,7 @@ export function createTestStages(overrides: Partial<StageFns> = {}): TestStages 
       reproduce: wrap('reproduce'),
       code: wrap('code'),
       pr: wrap('pr'),
+      verify: wrap('verify'),
     },
     calls,
   };

@@ -186,3 +186,36 @@ export function ciCompletedPayload(
   });
   return payload;
 }
+
+/** `check_run.rerequested`: "Re-run" on a check run of `app` on a PR's head. */
+export function rerequestedPayload(
+  o: Omit<PayloadOptions, 'issueNumber' | 'title' | 'body'> & {
+    checkRunId: number;
+    headSha: string;
+    pull: { number: number; headRef: string };
+    app?: { id: number; slug: string };
+    name?: string;
+  },
+): Json {
+  const payload = example('check_run', 'rerequested');
+  payload.issue = {};
+  adapt(payload, o);
+  delete payload.issue;
+  Object.assign(payload.check_run as Json, {
+    id: o.checkRunId,
+    name: o.name ?? 'Autofix verification',
+    head_sha: o.headSha,
+    app: {
+      ...((payload.check_run as Json).app as Json),
+      ...(o.app ?? { id: 1, slug: 'autofix-test' }),
+    },
+    pull_requests: [
+      {
+        number: o.pull.number,
+        head: { ref: o.pull.headRef, sha: o.headSha },
+        base: { ref: 'main' },
+      },
+    ],
+  });
+  return payload;
+}

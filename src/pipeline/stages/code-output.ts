@@ -7,7 +7,8 @@ const MAX_OUTPUT = 4_000;
 const tail = (text: string, max: number): string =>
   text.length <= max ? text : `…${text.slice(-max)}`;
 
-function bounded(result: CommandResult): CommandResult {
+/** A command's result with its output cut to its tail, for the job payload. */
+export function bounded(result: CommandResult): CommandResult {
   return {
     ...result,
     stdout: tail(result.stdout, MAX_OUTPUT),

@@ -13,7 +13,7 @@ import type { IssueInput } from '../ports.js';
 import { detectStyle } from '../../context/detect-style.js';
 import { checkSandbox, passthroughValues, withRepoSandbox } from '../../exec/index.js';
 import { prepareBranch } from '../../git/branch.js';
-import { DEFAULT_BOT_IDENTITY } from '../../git/identity.js';
+import { DEFAULT_BOT_IDENTITY, REPRODUCTION_TRAILER } from '../../git/identity.js';
 import { findKept, keepCommit, keptRefOf } from '../../git/keep-commit.js';
 import { rollbackWorkspace } from '../../git/rollback.js';
 import { createCodeWorkspace } from '../code/code-workspace.js';
@@ -130,7 +130,13 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         identity: DEFAULT_BOT_IDENTITY,
         logger: env.log,
         runId: facts.runId,
-        ...(facts.commitTrailers ? { trailers: facts.commitTrailers } : {}),
+        trailers: [
+          ...(facts.commitTrailers ?? []),
+          // A re-run of the verification finds the reproduction's command here.
+          ...(reproduced
+            ? [{ key: REPRODUCTION_TRAILER, value: reproduced.command.replace(/\s+/g, ' ') }]
+            : []),
+        ],
       });
       const result = toCodeOutput(commit, code, {
         name: branch.name,

@@ -38,6 +38,8 @@ export interface RunFacts {
   replaceBranch?: string;
   /** What to do with a bot branch an earlier run left (git/branch.ts). */
   existingBranch: ExistingBranchPolicy;
+  /** A verification run: the bot PR's commit to verify again (`check_run.rerequested`). */
+  verify?: { prNumber: number; branch: string; headSha: string };
   /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
   commitTrailers?: readonly { key: string; value: string }[];
   /** How the user starts over, for a refused branch. */

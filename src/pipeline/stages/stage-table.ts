@@ -1,8 +1,9 @@
 /**
- * The pipeline, defined once: each stage's function, in `STAGES` order (`contracts.ts`), typed by
- * `StageOutputMap`. The in-process runner (`run-stages.ts`) and the BullMQ adapter (`src/worker/`)
- * both run this table. Adding a stage: its name in `STAGES`, its output type in `StageOutputMap`,
- * its function here — the compiler points at whichever is missing.
+ * The pipeline, defined once: each stage's function, typed by `StageOutputMap` (`contracts.ts`).
+ * A run goes through the stages of its route (`ROUTES`: `fix` for every fix, `verify` for a
+ * re-run of a PR's verification). The in-process runner (`run-stages.ts`) and the BullMQ adapter
+ * (`src/worker/`) both run this table. Adding a stage: its name in `STAGES` and on a route, its
+ * output type in `StageOutputMap`, its function here — the compiler points at whichever is missing.
  *
  * Publish last: the code stage keeps its commit on the run's private ref; only the `pr` stage,
  * the last one, publishes the branch and opens the PR, so any stage placed between them can still
@@ -15,6 +16,7 @@ import { prStage } from './pr-stage.js';
 import { reproduceStage } from './reproduce-stage.js';
 import type { StageEnv } from './stage-env.js';
 import { triageStage } from './triage-stage.js';
+import { verifyStage } from './verify-stage.js';
 
 export type StageResult<O> =
   /** Done: `output` becomes `outputs[stage]`; `pins` are merged into the run's. */
@@ -34,4 +36,5 @@ export const PIPELINE: StageTable = {
   reproduce: reproduceStage,
   code: codeStage,
   pr: prStage,
+  verify: verifyStage,
 };

@@ -1,4 +1,4 @@
-import { STAGES } from '../../../src/contracts.js';
+import { ROUTES } from '../../../src/contracts.js';
 import { commentPayload, labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
 
@@ -58,7 +58,7 @@ describe('a run from webhook to pull request', () => {
     expect(labels[0]!.body).toEqual({ labels: ['autofix'] });
 
     // Every stage job completed under its idempotent id.
-    for (const stage of STAGES) {
+    for (const stage of ROUTES.fix) {
       const jobs = await h.jobs(stage);
       expect(jobs.map((j) => j.id)).toEqual([`${job.runId}-${stage}`]);
     }

@@ -51,7 +51,15 @@ describe('operations endpoints', () => {
     });
     expect(api.status).toBe(200);
     const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((q) => q.name);
-    expect(names.sort()).toEqual(['code', 'plan', 'pr', 'reproduce', 'triage', 'trigger']);
+    expect(names.sort()).toEqual([
+      'code',
+      'plan',
+      'pr',
+      'reproduce',
+      'triage',
+      'trigger',
+      'verify',
+    ]);
   });
 
   it('does not mount Bull Board without ADMIN_PASSWORD', async () => {

@@ -98,6 +98,7 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
       triggerKey: 'comment:77',
       repository: { fullName: 'octo/app' },
       issue: { number: 7 },
+      facts: { conversation: 7, existingBranch: 'replace-bot-only' },
     };
     await expect(intake.start(data as RunJobData)).rejects.toBeInstanceOf(QueueUnavailableError);
     await new Promise((r) => setTimeout(r, 50));

@@ -60,7 +60,32 @@ describe('run addressing', () => {
   });
 
   it('chains the stages in order', () => {
-    expect(STAGES.map(nextStage)).toEqual(['plan', 'reproduce', 'code', 'pr', undefined]);
+    expect(STAGES.map((s) => nextStage(label, s))).toEqual([
+      'plan',
+      'reproduce',
+      'code',
+      'pr',
+      undefined,
+      undefined,
+    ]);
+    // A verification run is its one stage.
+    const verify = {
+      facts: runFactsOf(9, {
+        kind: 'verify',
+        prNumber: 9,
+        branch: 'autofix/fix/7-x',
+        headSha: 'a'.repeat(40),
+        checkRunId: 3,
+      }),
+    };
+    expect(STAGES.map((s) => nextStage(verify, s))).toEqual(STAGES.map(() => undefined));
+    expect(
+      reactionTargetOf({
+        ...verify,
+        trigger: { kind: 'verify', prNumber: 9, branch: 'b', headSha: 'c', checkRunId: 3 },
+        issue: { number: 7, title: '', body: '' },
+      }),
+    ).toEqual({ kind: 'issue', number: 9 });
   });
 
   it('talks on the PR for feedback runs and reacts on the triggering comment', () => {

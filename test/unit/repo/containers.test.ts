@@ -120,6 +120,10 @@ describe('app.yml', () => {
         'pull_request',
         'pull_request_review',
         'pull_request_review_comment',
+        // The CI follow-up on the bot's PRs, and "Re-run" of its verification check run.
+        'check_suite',
+        'check_run',
+        'workflow_run',
       ].sort(),
     );
     expect(manifest.default_permissions).toEqual({
@@ -128,6 +132,8 @@ describe('app.yml', () => {
       pull_requests: 'write',
       // The "Autofix verification" check run (github/check-run.ts).
       checks: 'write',
+      // The failing jobs' logs of the bot's PRs (CI follow-up); never more than read.
+      actions: 'read',
       metadata: 'read',
     });
   });
