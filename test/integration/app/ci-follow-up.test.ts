@@ -163,6 +163,36 @@ describe('CI follow-up: admission', () => {
     expect(h.github.calls('GET', /\/actions\/jobs\/\d+\/logs$/)).toHaveLength(0);
   });
 
+  it("reads another CI app's failure from its check run's output and annotations", async () => {
+    await start();
+    const pr = botPull();
+    check('ci/circleci: test', 'failure', {
+      app: { id: 18001, slug: 'circleci-checks' },
+      output: {
+        title: '1 test failed',
+        summary: 'Job failed after 2m',
+        text: 'FAILED tests/math.test.js',
+      },
+      annotations: [
+        {
+          path: 'src/math.js',
+          start_line: 2,
+          annotation_level: 'failure',
+          message: 'expected 5, got -1',
+        },
+      ],
+    });
+    await deliverCi(pr);
+    await h.admitted();
+    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    const t = rounds()[0]!.job.trigger;
+    if (t.kind !== 'ci-failure') throw new Error('not a CI round');
+    expect(t.failures[0]).toMatchObject({ name: 'ci/circleci: test', source: 'check-output' });
+    expect(t.failures[0]!.excerpt).toContain('FAILED tests/math.test.js');
+    expect(t.failures[0]!.excerpt).toContain('src/math.js:2: failure: expected 5, got -1');
+    expect(h.github.calls('GET', /\/actions\/jobs\/\d+\/logs$/)).toHaveLength(0);
+  });
+
   it('counts only required checks by default', async () => {
     await start('{}\n');
     h.github.setRequiredChecks('main', ['build']);
