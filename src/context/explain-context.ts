@@ -43,10 +43,13 @@ export async function explainContext(
   options: { budget: number; top?: number },
 ): Promise<ContextReport> {
   let result: MapAndRanking;
-  const inWorker = tokenizerLoaded ? undefined : mapAndRankInWorker(repo, issueText);
+  const inWorker = tokenizerLoaded
+    ? undefined
+    : mapAndRankInWorker(repo, issueText, () => {
+        // Load the tokenizer while the worker ranks (this thread has read its half of the files).
+        countTokens('warm up');
+      });
   if (inWorker) {
-    // Load the tokenizer while the worker reads and ranks the repository.
-    countTokens('warm up');
     tokenizerLoaded = true;
     result = await inWorker.catch(() => mapAndRank(repo, issueText));
   } else result = await mapAndRank(repo, issueText);

@@ -69,6 +69,8 @@ export function withoutUnrankedContents(result: MapAndRanking): MapAndRanking {
 export function mapAndRankInWorker(
   repo: string,
   issueText: string,
+  /** Called once this thread has done its share of the reading, while the worker ranks. */
+  whileRanking?: () => void,
 ): Promise<MapAndRanking> | undefined {
   const self = fileURLToPath(import.meta.url);
   if (!self.endsWith('.js')) return undefined;
@@ -85,6 +87,7 @@ export function mapAndRankInWorker(
           // the worker reads them all
         }
         worker.postMessage({ loaded } satisfies Loaded);
+        whileRanking?.();
         return;
       }
       resolve(message);
