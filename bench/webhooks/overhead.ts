@@ -22,7 +22,10 @@ import { createLogger } from '../../src/logger.js';
 import { createRunFailedHook } from '../../src/worker/run-failed-hook.js';
 import { createStageProcessors } from '../../src/worker/stage-processors.js';
 import { createMetrics } from '../../src/queue/metrics.js';
-import { STAGES, type RunJobData, type StageName } from '../../src/queue/types.js';
+import { ROUTES, STAGES, type RunJobData, type StageName } from '../../src/queue/types.js';
+
+/** The stages of a fix run: the ones a labelled issue goes through. */
+type FixStage = (typeof ROUTES.fix)[number];
 import { startAutofix } from '../../src/server/start-autofix.js';
 import type { FakeGitHub } from '../../test/helpers/fake-github.js';
 import { startFakeLlmServer } from '../../test/helpers/fake-llm-server.js';
@@ -55,8 +58,8 @@ export interface OverheadSample {
   /** Webhook sent → the triage job was created (intake). */
   intakeMs: number;
   /** Per stage: waiting in its queue, and running (LLM and validation included). */
-  waitMs: Record<StageName, number>;
-  runMs: Record<StageName, number>;
+  waitMs: Record<FixStage, number>;
+  runMs: Record<FixStage, number>;
 }
 
 export interface OverheadOptions {
@@ -192,25 +195,25 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
   return samples;
 }
 
-function perStage(f: (stage: StageName) => number): Record<StageName, number> {
-  return Object.fromEntries(STAGES.map((s) => [s, f(s)])) as Record<StageName, number>;
+function perStage(f: (stage: FixStage) => number): Record<FixStage, number> {
+  return Object.fromEntries(ROUTES.fix.map((s) => [s, f(s)])) as Record<FixStage, number>;
 }
 
 /** The run's four jobs, found through its triage job (job ids are `<runId>-<stage>`). */
 async function runJobs(
   queues: Record<StageName, Queue<RunJobData>>,
   issue: number,
-): Promise<Record<StageName, Job<RunJobData>>> {
+): Promise<Record<FixStage, Job<RunJobData>>> {
   const triage = (await queues.triage.getJobs(['completed'])).find(
     (j) => j.data.issue.number === issue,
   );
   if (!triage) throw new Error(`no triage job for issue ${issue}`);
   const entries = await Promise.all(
-    STAGES.map(async (s) => {
+    ROUTES.fix.map(async (s) => {
       const job = await queues[s].getJob(`${triage.data.runId}-${s}`);
       if (!job) throw new Error(`no ${s} job for issue ${issue}`);
       return [s, job] as const;
     }),
   );
-  return Object.fromEntries(entries) as Record<StageName, Job<RunJobData>>;
+  return Object.fromEntries(entries) as Record<FixStage, Job<RunJobData>>;
 }
