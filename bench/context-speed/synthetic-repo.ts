@@ -304,7 +304,7 @@ export function syntheticFiles(count = 2000, totalBytes = 16_800_000): Map<strin
 
 /**
  * The repository at `dir`, committed with git; reused when `dir` already holds this generator
- * version's repository (`.bench-version`, outside the commit: listed as untracked and ignored).
+ * version's repository (marker `.git/bench-synthetic-repo.json`, outside the work tree).
  */
 export function ensureSyntheticRepo(dir: string): { files: number; bytes: number } {
   const marker = join(dir, '.git', 'bench-synthetic-repo.json');
