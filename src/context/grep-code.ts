@@ -13,6 +13,8 @@ export interface Hit {
   path: string;
   /** 1-based line of the match. */
   line: number;
+  /** A message found only in part (four of its words in a row): weaker evidence. */
+  partial?: boolean;
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -74,15 +76,46 @@ export function messageFragments(message: string): string[] {
 
 /** Files whose text holds a message's longest literal fragment (or the next one if none does). */
 export function findMessage(files: readonly GrepFile[], message: string): Hit[] {
-  for (const fragment of messageFragments(message)) {
+  const holding = (text: string): Hit[] => {
     const out: Hit[] = [];
     for (const f of files) {
-      const i = f.content.indexOf(fragment);
+      const i = f.content.indexOf(text);
       if (i >= 0) out.push({ path: f.path, line: lineAt(f.content, i) });
     }
+    return out;
+  };
+  const fragments = messageFragments(message);
+  for (const fragment of fragments) {
+    const out = holding(fragment);
     if (out.length > 0) return out;
   }
-  return [];
+  // A value filled in without quotes (`Cannot resolve keyword foo into field`): the runs of
+  // four words the source holds verbatim in a string (not a comment); the run held by the
+  // fewest files tells most.
+  const inString = (text: string): Hit[] => {
+    const out: Hit[] = [];
+    for (const f of files) {
+      for (let i = f.content.indexOf(text); i >= 0; i = f.content.indexOf(text, i + 1)) {
+        const start = f.content.lastIndexOf('\n', i) + 1;
+        const before = f.content.slice(start, i);
+        if (/^\s*(#|\/\/|\*|\/\*)/.test(before) || !/["'`]/.test(before)) continue;
+        out.push({ path: f.path, line: lineAt(f.content, i) });
+        break;
+      }
+    }
+    return out;
+  };
+  let best: Hit[] = [];
+  for (const fragment of fragments) {
+    const words = fragment.split(/\s+/);
+    for (let i = 0; i + 4 <= words.length; i++) {
+      const run = words.slice(i, i + 4).join(' ');
+      if (run.length < 16) continue;
+      const out = inString(run);
+      if (out.length > 0 && (best.length === 0 || out.length < best.length)) best = out;
+    }
+  }
+  return best.map((h) => ({ ...h, partial: true }));
 }
 
 /** Files that declare a command-line option: the flag as a string literal (`'--max-age'`). */

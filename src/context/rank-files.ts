@@ -28,7 +28,7 @@ import {
   pythonModules,
 } from './code-graph.js';
 import { extractIssueRefs, withoutLinks, type IssueRefs } from './extract-issue-refs.js';
-import { findDefinitions, findMessage, findOption } from './grep-code.js';
+import { definitionPattern, findDefinitions, findMessage, findOption } from './grep-code.js';
 import { splitWords, termCounts, type TermCache } from './split-words.js';
 
 export interface RankedFile {
@@ -59,6 +59,8 @@ export const WEIGHTS = {
   dottedModule: 40,
   namedDirectory: 8,
   definesIdentifier: 30,
+  /** The file whose class `Class` defines the `method` of a dotted `Class.method`. */
+  definesMember: 30,
   raisesMessage: 30,
   declaresOption: 25,
   pathMatchesName: 25,
@@ -317,6 +319,41 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     for (const d of definers)
       defines(d.path, id, WEIGHTS.definesIdentifier / n, `defines \`${id}\``, d.line);
   }
+  // `Class.method`: the file whose class `Class` defines `method` (below it) is where it lives,
+  // whichever other files define a `method` or subclass `Class`.
+  for (const d of refs.dotted) {
+    const parts = d.split('.');
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const [cls = '', member = ''] = [parts[i], parts[i + 1]];
+      if (!/^[A-Z]\w*$/.test(cls) || !/^\w{3,}$/.test(member) || RECEIVERS.has(cls)) continue;
+      const classRe = new RegExp(`^[ \\t]*(?:export\\s+)?(?:default\\s+)?class\\s+${cls}\\b`, 'm');
+      const memberRe = definitionPattern(member);
+      const owners: { path: string; line: number }[] = [];
+      for (const f of code) {
+        if (!f.content.includes(cls) || !f.content.includes(member)) continue;
+        const c = classRe.exec(f.content);
+        if (!c) continue;
+        const rest = f.content.slice(c.index);
+        const m = memberRe.exec(rest);
+        // A method: indented under the class, not a top-level function further down.
+        const lineStart = rest.lastIndexOf('\n', m?.index ?? 0) + 1;
+        if (m && /^[ \t]+/.test(rest.slice(lineStart, lineStart + 1)))
+          owners.push({
+            path: f.path,
+            line: f.content.slice(0, c.index + m.index).split('\n').length,
+          });
+      }
+      if (owners.length === 0 || owners.length > 3) continue;
+      for (const o of owners)
+        defines(
+          o.path,
+          `${cls}.${member}`,
+          WEIGHTS.definesMember / owners.length,
+          `defines \`${cls}.${member}\``,
+          o.line,
+        );
+    }
+  }
 
   // 3. The module that raises a quoted message; the file that declares a named option.
   for (const message of refs.messages) {
@@ -326,8 +363,8 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     for (const h of hits)
       add(
         h.path,
-        WEIGHTS.raisesMessage / n,
-        `holds the quoted message "${short(message)}"`,
+        (WEIGHTS.raisesMessage * (h.partial ? 0.5 : 1)) / n,
+        `holds ${h.partial ? 'part of ' : ''}the quoted message "${short(message)}"`,
         h.line,
       );
   }
@@ -382,7 +419,9 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
       const def = file === undefined ? undefined : pythonDefinition(modules, file, w.name);
       if (!def) continue;
       const via = def.via.length > 0 ? `, via ${def.via.join(' → ')}` : '';
-      // A submodule (`from pkg import fields`) is a place to look, not the definition itself.
+      // A submodule (`from pkg import fields`) is a place to look, not the definition itself;
+      // a subpackage (`from django.db import models`) is only the way in to a public API.
+      if (def.module && /(^|\/)__init__\.pyi?$/.test(def.path)) continue;
       if (def.module)
         defines(
           def.path,

@@ -9,6 +9,7 @@ import {
   importGraph,
 } from '../../../src/context/code-graph.js';
 import { extractIssueRefs } from '../../../src/context/extract-issue-refs.js';
+import { findMessage } from '../../../src/context/grep-code.js';
 import { rankFiles } from '../../../src/context/rank-files.js';
 import { mapOf } from './map-of.js';
 
@@ -63,6 +64,22 @@ describe('Python modules and re-exports', () => {
   it('reads multi-line and aliased imports into the import graph', () => {
     const graph = importGraph(filesOf(files));
     expect([...(graph.get('src/pkg/io.py') ?? [])]).toEqual(['src/pkg/_readers.py']);
+  });
+});
+
+describe('quoted messages with values filled in without quotes', () => {
+  it('finds four words in a row of the message, as a weaker (partial) hit', () => {
+    const files = [
+      {
+        path: 'pkg/query.py',
+        content: 'raise FieldError("Cannot resolve keyword %s into field. Choices are: %s" % x)\n',
+      },
+      // The same words in a comment are not the message.
+      { path: 'pkg/other.py', content: '# Cannot resolve keyword price into field here\n' },
+    ];
+    expect(
+      findMessage(files, 'Cannot resolve keyword price into field. Choices are: id, name'),
+    ).toEqual([{ path: 'pkg/query.py', line: 1, partial: true }]);
   });
 });
 
@@ -121,6 +138,34 @@ describe('Python ranking rules', () => {
     expect(ranking.files[0]?.reasons).toContain(
       'defines `Frame` (`from pkg import Frame`, via pkg/__init__.py)',
     );
+  });
+
+  it('does not count `from pkg import subpackage` (a way in to the API) for the package', () => {
+    const files = {
+      ...noise,
+      'pkg/__init__.py': '',
+      'pkg/models/__init__.py': 'from .fields import CharField\n',
+      'pkg/models/fields.py': 'class CharField:\n    pass\n',
+    };
+    const ranking = rankFiles(
+      mapOf(files),
+      '```python\nfrom pkg import models\nmodels.CharField(max_length=3)\n```\nmax_length is ignored',
+    );
+    expect(ranking.files[0]?.path).toBe('pkg/models/fields.py');
+    const init = ranking.files.find((f) => f.path === 'pkg/models/__init__.py');
+    expect(init?.reasons ?? []).not.toContainEqual(expect.stringMatching(/^module `models`/));
+  });
+
+  it('ranks the file whose class defines the method of a dotted `Class.method` first', () => {
+    const files = {
+      ...noise,
+      'pkg/dataset.py': 'class Dataset:\n    def to_json_dict(self):\n        pass\n',
+      // Defines a `Dataset` and a top-level `to_json_dict` (smaller: it would win the tie).
+      'pkg/element.py': 'class Dataset:\n    pass\n\n\ndef to_json_dict(e):\n    pass\n',
+    };
+    const ranking = rankFiles(mapOf(files), 'Dataset.to_json_dict raises on a bad tag');
+    expect(ranking.files[0]?.path).toBe('pkg/dataset.py');
+    expect(ranking.files[0]?.reasons).toContain('defines `Dataset.to_json_dict`');
   });
 
   it('puts the innermost frame in the repository above its callers', () => {
