@@ -10,7 +10,6 @@
  * The failing jobs' logs are read and cropped here, so the run carries what the fixer needs. The
  * run is keyed by the PR's head: the many events one CI run sends start one round.
  */
-import { AutofixError } from '../errors.js';
 import { postOnce } from '../github/post-once.js';
 import {
   FAILED_CONCLUSIONS,
@@ -29,9 +28,10 @@ import { failureSignature } from '../text/crop-ci-log.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import { buildRunJob } from './build-run-job.js';
 import { replyMarker } from './render-replies.js';
-import { resolveBotPullRequest } from './resolve-bot-pull-request.js';
+import { openBotPullRequest } from './resolve-bot-pull-request.js';
 import { startRun, type StartResult } from './start-run.js';
 import type { AdmissionDeps } from './webhook-deps.js';
+import { withNamedLock } from '../queue/with-named-lock.js';
 
 export type CiAdmissionResult =
   | StartResult
@@ -60,23 +60,12 @@ export async function admitCiFailure(
   config: RepoConfig,
 ): Promise<CiAdmissionResult> {
   if (config.ci_fix_attempts === 0) return 'ignored';
-  const name = `ci:${t.repository.full_name}#${t.ci.prNumber}`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    const release = await deps.locks.lock(name, LOCK_TTL_MS);
-    if (release) {
-      try {
-        return await admitLocked(deps, t, octokit, log, config);
-      } finally {
-        await release().catch((err: unknown) => log.warn({ err }, 'could not release the CI lock'));
-      }
-    }
-    if (Date.now() > deadline) {
-      // Retried by the trigger's job with backoff: the trigger is not lost.
-      throw new AutofixError('INTERNAL', `another admission holds ${name}`, { recoverable: true });
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return withNamedLock(
+    deps.locks,
+    `ci:${t.repository.full_name}#${t.ci.prNumber}`,
+    { ttlMs: LOCK_TTL_MS, waitMs: LOCK_WAIT_MS, log },
+    () => admitLocked(deps, t, octokit, log, config),
+  );
 }
 
 async function admitLocked(
@@ -88,15 +77,14 @@ async function admitLocked(
 ): Promise<CiAdmissionResult> {
   const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
   const { prNumber, headSha } = t.ci;
-  const pull = await resolveBotPullRequest(
+  const pull = await openBotPullRequest(
     octokit,
     repo,
     prNumber,
     config.branch_prefix,
     deps.identity,
-    { review: false },
   );
-  if (!pull || pull.state !== 'open') return 'ignored';
+  if (!pull) return 'ignored';
   if (pull.head.sha !== headSha) {
     log.info(
       { pr: prNumber, headSha, current: pull.head.sha },

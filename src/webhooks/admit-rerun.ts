@@ -8,7 +8,7 @@ import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import type { TriggerJobData } from '../queue/trigger-types.js';
 import { buildRunJob } from './build-run-job.js';
-import { resolveBotPullRequest } from './resolve-bot-pull-request.js';
+import { openBotPullRequest } from './resolve-bot-pull-request.js';
 import { startRun, type StartResult } from './start-run.js';
 import type { AdmissionDeps } from './webhook-deps.js';
 
@@ -30,15 +30,14 @@ export async function admitRerun(
     log.info({ sender: t.sender }, 'sender lacks write permission: no re-run');
     return 'unauthorized';
   }
-  const pull = await resolveBotPullRequest(
+  const pull = await openBotPullRequest(
     octokit,
     repo,
     prNumber,
     config.branch_prefix,
     deps.identity,
-    { review: false },
   );
-  if (!pull || pull.state !== 'open') return 'ignored';
+  if (!pull) return 'ignored';
   const job = buildRunJob({
     deliveryId: t.deliveryId,
     triggerKey: t.triggerKey,

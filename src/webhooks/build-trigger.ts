@@ -17,6 +17,17 @@ interface TriggerPayload {
   installation: { id: number };
 }
 
+/** The repository as a trigger keeps it (what admission and the run's job need of it). */
+export function triggerRepository(repository: PayloadRepository): TriggerJobData['repository'] {
+  return {
+    name: repository.name,
+    full_name: repository.full_name,
+    clone_url: repository.clone_url,
+    default_branch: repository.default_branch,
+    owner: { login: repository.owner.login },
+  };
+}
+
 function base(
   deliveryId: string,
   payload: TriggerPayload,
@@ -26,13 +37,7 @@ function base(
   return {
     deliveryId,
     installationId: payload.installation.id,
-    repository: {
-      name: repository.name,
-      full_name: repository.full_name,
-      clone_url: repository.clone_url,
-      default_branch: repository.default_branch,
-      owner: { login: repository.owner.login },
-    },
+    repository: triggerRepository(repository),
     issue: {
       number: issue.number,
       title: issue.title,

@@ -8,6 +8,7 @@ import type { Context } from 'probot';
 import { CHECK_RUN_NAME } from '../github/check-run.js';
 import type { TriggerJobData } from '../queue/trigger-types.js';
 import { acceptTrigger } from './accept-trigger.js';
+import { triggerRepository } from './build-trigger.js';
 import type { WebhookDeps } from './webhook-deps.js';
 
 const EVENT = 'check_run.rerequested';
@@ -52,13 +53,7 @@ export function rerunTrigger(
     triggerKey: `rerun:${repository.id ?? repository.full_name}#${run.id}:${deliveryId}`,
     event: EVENT,
     installationId,
-    repository: {
-      name: repository.name,
-      full_name: repository.full_name,
-      clone_url: repository.clone_url,
-      default_branch: repository.default_branch,
-      owner: { login: repository.owner.login },
-    },
+    repository: triggerRepository(repository),
     issue: { number: pull.number, title: '', body: null, isPullRequest: true },
     sender: payload.sender.login,
     rerun: {

@@ -8,6 +8,7 @@
 import type { Context } from 'probot';
 import type { TriggerEvent, TriggerJobData } from '../queue/trigger-types.js';
 import { acceptTrigger } from './accept-trigger.js';
+import { triggerRepository } from './build-trigger.js';
 import type { WebhookDeps } from './webhook-deps.js';
 
 type CiEvent = 'check_suite.completed' | 'check_run.completed' | 'workflow_run.completed';
@@ -62,13 +63,7 @@ export function ciTriggers(
       triggerKey: `ci:${repoKey}#${p.number}@${completion.headSha}:${event}:${completion.id}`,
       event,
       installationId: payload.installation.id,
-      repository: {
-        name: repository.name,
-        full_name: repository.full_name,
-        clone_url: repository.clone_url,
-        default_branch: repository.default_branch,
-        owner: { login: repository.owner.login },
-      },
+      repository: triggerRepository(repository),
       issue: { number: p.number, title: '', body: null, isPullRequest: true },
       sender: payload.sender?.login ?? '',
       ci: { prNumber: p.number, headSha: completion.headSha, headBranch: p.head.ref },

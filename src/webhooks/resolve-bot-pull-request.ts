@@ -28,6 +28,23 @@ export function issueNumberFromBranch(branch: string, prefix: string): number | 
   return match?.[1] ? Number(match[1]) : undefined;
 }
 
+/**
+ * The bot's PR while it is open, without its review (a CI round or a re-run reads none):
+ * undefined for a PR another author opened, from another branch, or closed.
+ */
+export async function openBotPullRequest(
+  octokit: GitHubClient,
+  repo: RepoCoords,
+  prNumber: number,
+  branchPrefix: string,
+  identity: AppIdentity,
+): Promise<BotPullRequest | undefined> {
+  const pull = await resolveBotPullRequest(octokit, repo, prNumber, branchPrefix, identity, {
+    review: false,
+  });
+  return pull?.state === 'open' ? pull : undefined;
+}
+
 export async function resolveBotPullRequest(
   octokit: GitHubClient,
   repo: RepoCoords,

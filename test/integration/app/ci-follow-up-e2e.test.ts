@@ -5,54 +5,20 @@
  * scripted LLM → one repair commit on the PR's branch, carrying its round in trailers → the same
  * failure after it stops the follow-up with one note.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { TRIGGER_QUEUE } from '../../../src/queue/trigger-types.js';
-import { createRedactor } from '../../../src/artifacts/redact.js';
-import { readSettings } from '../../../src/config/env.js';
-import type { AutofixServer } from '../../../src/server/start-autofix.js';
 import { actionsLog } from '../../helpers/actions-log.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
-import {
-  createSampleRepo,
-  FIX_DIFF,
-  PLAN,
-  PR_SUMMARY,
-  TRIAGE,
-  type SampleRepo,
-} from '../../helpers/sample-repo.js';
-import { bareRemote } from '../../helpers/repo-builder.js';
-import {
-  ciCompletedPayload,
-  deliver,
-  generateAppKeyPair,
-  labeledPayload,
-} from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
+import { FIX_DIFF, PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js';
+import { ciCompletedPayload, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
+import { REDIS_URL, startPipelineEnv, waitFor, type PipelineEnv } from './harness.js';
 
-const API_KEY = 'sk-ci-e2e-key-0123456789abcdefXY';
 const keys = generateAppKeyPair();
 const ACTIONS = { id: 15368, slug: 'github-actions' };
 const BRANCH = 'autofix/fix/9-add-returns-the-wrong-result';
 
-let github: FakeGitHub;
-let llm: FakeLlmServer;
-let app: AutofixServer;
-let sample: SampleRepo;
-let workdir: string;
-let prefix: string;
-
+let env: PipelineEnv | undefined;
 afterEach(async () => {
-  await app?.stop(5000).catch(() => undefined);
-  await github?.close();
-  await llm?.close();
-  await deleteKeys(REDIS_URL, prefix);
-  sample?.cleanup();
-  rmSync(workdir, { recursive: true, force: true });
+  await env?.close();
 });
 
 const SECOND_DIFF = [
@@ -71,18 +37,14 @@ const SECOND_DIFF = [
 ].join('\n');
 
 it('repairs a CI failure on its PR with one commit, then stops when the same failure comes back', async () => {
-  github = await startFakeGitHub({ appPublicKey: keys.publicKey });
-  github.setPermission('maintainer', 'write');
-  github.setFile(
-    '.github/autofix.yml',
-    'reproduce: off\nvalidate:\n  - node test.js\nsandbox: auto\nci_checks: all\n',
-  );
+  env = await startPipelineEnv({
+    keys,
+    name: 'ci-e2e',
+    config: 'reproduce: off\nvalidate:\n  - node test.js\nsandbox: auto\nci_checks: all\n',
+  });
+  const { github, llm, bare, git, send } = env;
   const title = 'add() returns the wrong result';
   github.setIssue(9, title, 'add(2, 3) is -1');
-  llm = await startFakeLlmServer({ apiKey: API_KEY });
-  sample = createSampleRepo();
-  const bare = sample.bare().dir;
-  const git = (...args: string[]): string => bareRemote(bare).git(...args);
   github.setRepoReader({
     refSha: (ref) => git('rev-parse', '--verify', '--quiet', `refs/heads/${ref}`) || undefined,
     commits: (base, head) =>
@@ -95,23 +57,6 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
           return { sha, message };
         }),
   });
-  workdir = mkdtempSync(join(tmpdir(), 'autofix-ci-e2e-'));
-  prefix = `autofix-ci-e2e-${randomUUID().slice(0, 8)}`;
-  app = await startPipelineApp({
-    settings: readSettings({
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: API_KEY,
-      AUTOFIX_WORKDIR: workdir,
-      AUTOFIX_MODEL: 'scripted',
-    }),
-    github,
-    privateKey: keys.privateKey,
-    prefix,
-    redact: createRedactor([SECRET, API_KEY]),
-    retry: { attempts: 2, backoffMs: 50 },
-  });
-  const send = (event: string, payload: Record<string, unknown>) =>
-    deliver(app.url, { event, payload, secret: SECRET });
   const finished =
     (issue: number, n = 1) =>
     () =>
@@ -207,7 +152,7 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
     'the note',
   );
   expect(note.body).toContain('after round 1');
-  const triggers = new Queue(TRIGGER_QUEUE, { connection: { url: REDIS_URL }, prefix });
+  const triggers = new Queue(TRIGGER_QUEUE, { connection: { url: REDIS_URL }, prefix: env.prefix });
   await waitFor(
     async () => (await triggers.getJobs(['completed'])).length === 4 || undefined,
     10_000,

@@ -3,7 +3,14 @@
  * GitHub, driven through its HTTP endpoint with signed deliveries.
  */
 import { deleteKeys } from '../../../src/queue/delete-keys.js';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSettings } from '../../../src/config/env.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
+import { bareRemote } from '../../helpers/repo-builder.js';
+import { createSampleRepo, type SampleRepo } from '../../helpers/sample-repo.js';
 import { Queue, type Job } from 'bullmq';
 import { createRedactor, type Redactor } from '../../../src/artifacts/redact.js';
 import type { Settings } from '../../../src/config/env.js';
@@ -201,3 +208,69 @@ export async function startPipelineApp(options: {
 }
 
 export { deleteKeys };
+
+export interface PipelineEnv {
+  github: FakeGitHub;
+  llm: FakeLlmServer;
+  app: AutofixServer;
+  sample: SampleRepo;
+  /** The sample's bare repository: the payloads' clone URL. */
+  bare: string;
+  /** The Redis key prefix of its queues. */
+  prefix: string;
+  git: (...args: string[]) => string;
+  send(event: string, payload: Record<string, unknown>): Promise<Delivery>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real pipeline against the fake GitHub (a maintainer with write access, `.github/autofix.yml`
+ * = `config`), the scripted LLM and the sample's bare repository: what the app end-to-end tests
+ * share. `close` stops and deletes everything.
+ */
+export async function startPipelineEnv(options: {
+  config: string;
+  name: string;
+  keys: { privateKey: string; publicKey: KeyObject };
+}): Promise<PipelineEnv> {
+  const apiKey = `sk-${options.name}-key-0123456789abcdefXY`;
+  const github = await startFakeGitHub({ appPublicKey: options.keys.publicKey });
+  github.setPermission('maintainer', 'write');
+  github.setFile('.github/autofix.yml', options.config);
+  const llm = await startFakeLlmServer({ apiKey });
+  const sample = createSampleRepo();
+  const bare = sample.bare().dir;
+  const workdir = mkdtempSync(join(tmpdir(), `autofix-${options.name}-`));
+  const prefix = `autofix-${options.name}-${randomUUID().slice(0, 8)}`;
+  const app = await startPipelineApp({
+    settings: readSettings({
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: apiKey,
+      AUTOFIX_WORKDIR: workdir,
+      AUTOFIX_MODEL: 'scripted',
+    }),
+    github,
+    privateKey: options.keys.privateKey,
+    prefix,
+    redact: createRedactor([SECRET, apiKey]),
+    retry: { attempts: 2, backoffMs: 50 },
+  });
+  return {
+    github,
+    llm,
+    app,
+    sample,
+    bare,
+    prefix,
+    git: (...args) => bareRemote(bare).git(...args),
+    send: (event, payload) => deliver(app.url, { event, payload, secret: SECRET }),
+    async close() {
+      await app.stop(5000).catch(() => undefined);
+      await github.close();
+      await llm.close();
+      await deleteKeys(REDIS_URL, prefix);
+      sample.cleanup();
+      rmSync(workdir, { recursive: true, force: true });
+    },
+  };
+}

@@ -4,81 +4,31 @@
  * commit names, in the sandbox, no model asked — and the same check run updated with the verdict,
  * on success and on failure. Requests that are not ours to honour start nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { createRedactor } from '../../../src/artifacts/redact.js';
-import { readSettings } from '../../../src/config/env.js';
 import { TRIGGER_QUEUE } from '../../../src/queue/trigger-types.js';
-import type { AutofixServer } from '../../../src/server/start-autofix.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
-import {
-  createSampleRepo,
-  FIX_DIFF,
-  PLAN,
-  PR_SUMMARY,
-  TRIAGE,
-  type SampleRepo,
-} from '../../helpers/sample-repo.js';
-import { bareRemote, cloneRepo } from '../../helpers/repo-builder.js';
-import {
-  deliver,
-  generateAppKeyPair,
-  labeledPayload,
-  rerequestedPayload,
-} from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
+import { FIX_DIFF, PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js';
+import { cloneRepo } from '../../helpers/repo-builder.js';
+import { generateAppKeyPair, labeledPayload, rerequestedPayload } from '../../helpers/webhooks.js';
+import { REDIS_URL, startPipelineEnv, waitFor, type PipelineEnv } from './harness.js';
 
-const API_KEY = 'sk-rerun-e2e-key-0123456789abcdefXY';
 const keys = generateAppKeyPair();
 const BRANCH = 'autofix/fix/9-add-returns-the-wrong-result';
 
-let github: FakeGitHub;
-let llm: FakeLlmServer;
-let app: AutofixServer;
-let sample: SampleRepo;
-let workdir: string;
-let prefix: string;
-
+let env: PipelineEnv | undefined;
 afterEach(async () => {
-  await app?.stop(5000).catch(() => undefined);
-  await github?.close();
-  await llm?.close();
-  await deleteKeys(REDIS_URL, prefix);
-  sample?.cleanup();
-  rmSync(workdir, { recursive: true, force: true });
+  await env?.close();
 });
 
 it('verifies the head again on a re-run request and updates the same check run, on success and on failure', async () => {
-  github = await startFakeGitHub({ appPublicKey: keys.publicKey });
-  github.setPermission('maintainer', 'write');
-  github.setPermission('drive-by', 'read');
-  github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\n');
-  llm = await startFakeLlmServer({ apiKey: API_KEY });
-  sample = createSampleRepo();
-  const bare = sample.bare().dir;
-  const git = (...args: string[]): string => bareRemote(bare).git(...args);
-  workdir = mkdtempSync(join(tmpdir(), 'autofix-rerun-e2e-'));
-  prefix = `autofix-rerun-e2e-${randomUUID().slice(0, 8)}`;
-  app = await startPipelineApp({
-    settings: readSettings({
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: API_KEY,
-      AUTOFIX_WORKDIR: workdir,
-      AUTOFIX_MODEL: 'scripted',
-    }),
-    github,
-    privateKey: keys.privateKey,
-    prefix,
-    redact: createRedactor([SECRET, API_KEY]),
-    retry: { attempts: 2, backoffMs: 50 },
+  env = await startPipelineEnv({
+    keys,
+    name: 'rerun-e2e',
+    config: 'validate:\n  - node test.js\n',
   });
-  const send = (event: string, payload: Record<string, unknown>) =>
-    deliver(app.url, { event, payload, secret: SECRET });
-  const triggers = new Queue(TRIGGER_QUEUE, { connection: { url: REDIS_URL }, prefix });
+  const { github, llm, bare, git, send, sample } = env;
+  github.setPermission('drive-by', 'read');
+  const triggers = new Queue(TRIGGER_QUEUE, { connection: { url: REDIS_URL }, prefix: env.prefix });
   const admitted = async (n: number): Promise<string[]> => {
     await waitFor(
       async () => (await triggers.getJobs(['completed'])).length >= n || undefined,
