@@ -59,6 +59,8 @@ export const WEIGHTS = {
   dottedModule: 40,
   namedDirectory: 8,
   definesIdentifier: 30,
+  /** Factor for the definition of an exception type the issue names. */
+  exceptionType: 0.5,
   /** The file whose class `Class` defines the `method` of a dotted `Class.method`. */
   definesMember: 30,
   raisesMessage: 30,
@@ -72,6 +74,13 @@ export const WEIGHTS = {
   /** Share of a top source file's score its imports and importers receive (one hop). */
   importHop: 0.15,
 } as const;
+
+/**
+ * An exception type (`FieldError`, `pkg.errors.InvalidDicomError`): the module that defines it
+ * is seldom where it is raised or fixed; its definition counts for less and its module path
+ * for nothing (the traceback, the message and the names around say where it was raised).
+ */
+const EXCEPTION_TYPE = /(Error|Exception|Warning)$/;
 
 /** Evidence that names more files than this says nothing about any of them. */
 const MAX_HITS = 12;
@@ -316,8 +325,9 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     const definers = findDefinitions(code, id);
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
     const n = sourceCount(definers);
+    const factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
     for (const d of definers)
-      defines(d.path, id, WEIGHTS.definesIdentifier / n, `defines \`${id}\``, d.line);
+      defines(d.path, id, (WEIGHTS.definesIdentifier * factor) / n, `defines \`${id}\``, d.line);
   }
   // `Class.method`: the file whose class `Class` defines `method` (below it) is where it lives,
   // whichever other files define a `method` or subclass `Class`.
@@ -390,6 +400,7 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
       add(m.path, (WEIGHTS.pathMatchesName * m.weight) / share, `path matches \`${name}\``);
   }
   for (const dotted of refs.dotted) {
+    if (EXCEPTION_TYPE.test(dotted)) continue;
     const hits = filesForDotted(paths, dotted);
     for (const h of hits)
       add(h, WEIGHTS.dottedModule / hits.length, `module \`${dotted}\``, undefined, {
@@ -406,6 +417,7 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
       for (const name of imp.names)
         wanted.push({ module: imp.module, name, label: `from ${imp.module} import ${name}` });
     for (const d of refs.dotted) {
+      if (EXCEPTION_TYPE.test(d)) continue;
       const parts = d.split('.');
       for (let k = parts.length - 1; k >= 1; k--) {
         const module = parts.slice(0, k).join('.');

@@ -168,6 +168,23 @@ describe('Python ranking rules', () => {
     expect(ranking.files[0]?.reasons).toContain('defines `Dataset.to_json_dict`');
   });
 
+  it('ranks where an exception is raised above the module that defines its type', () => {
+    const files = {
+      ...noise,
+      'pkg/exceptions.py': 'class FieldError(Exception):\n    pass\n',
+      'pkg/query.py':
+        'from .exceptions import FieldError\n\n\ndef resolve(name):\n' +
+        '    raise FieldError("Cannot resolve keyword %r into field" % name)\n',
+    };
+    const ranking = rankFiles(
+      mapOf(files),
+      "pkg.exceptions.FieldError: Cannot resolve keyword 'price' into field",
+    );
+    expect(ranking.files[0]?.path).toBe('pkg/query.py');
+    const defining = ranking.files.find((f) => f.path === 'pkg/exceptions.py');
+    expect(defining?.reasons ?? []).not.toContainEqual(expect.stringMatching(/^module `/));
+  });
+
   it('puts the innermost frame in the repository above its callers', () => {
     const files = {
       ...noise,
