@@ -28,7 +28,13 @@ import {
   pythonModules,
 } from './code-graph.js';
 import { extractIssueRefs, withoutLinks, type IssueRefs } from './extract-issue-refs.js';
-import { definitionPattern, findDefinitions, findMessage, findOption } from './grep-code.js';
+import {
+  definitionPattern,
+  findDefinitions,
+  findMessage,
+  findOption,
+  type Hit,
+} from './grep-code.js';
 import { splitWords, termCounts, type TermCache } from './split-words.js';
 
 export interface RankedFile {
@@ -65,6 +71,8 @@ export const WEIGHTS = {
   definesMember: 30,
   raisesMessage: 30,
   declaresOption: 25,
+  /** The modules that read a setting the issue names (`settings.FOO`, `config.foo`). */
+  readsSetting: 20,
   pathMatchesName: 25,
   /** The file that defines a name the issue imports (`from pkg import Name`) or dots into. */
   importedName: 35,
@@ -363,6 +371,26 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
           o.line,
         );
     }
+  }
+
+  // 2b. The modules that read a named setting (`settings.FOO`, `self.config.foo`,
+  // `app.config["FOO"]`, `getattr(settings, "FOO")`): where a setting's behaviour lives.
+  for (const id of [...symbols].slice(0, 60)) {
+    if (id.length < 4) continue;
+    const name = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const reads = new RegExp(
+      `\\b(?:settings|config|conf|cfg|options|opts)\\s*(?:\\.\\s*${name}\\b|\\[\\s*['"]${name}['"]\\s*\\]|\\.get\\(\\s*['"]${name}['"])|getattr\\(\\s*(?:settings|config|conf)\\s*,\\s*['"]${name}['"]`,
+    );
+    const readers: Hit[] = [];
+    for (const f of code) {
+      if (!f.content.includes(id)) continue;
+      const m = reads.exec(f.content);
+      if (m) readers.push({ path: f.path, line: f.content.slice(0, m.index).split('\n').length });
+    }
+    if (readers.length === 0 || readers.length > MAX_HITS) continue;
+    const n = sourceCount(readers);
+    for (const r of readers)
+      add(r.path, WEIGHTS.readsSetting / n, `reads the setting \`${id}\``, r.line);
   }
 
   // 3. The module that raises a quoted message; the file that declares a named option.

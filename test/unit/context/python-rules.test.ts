@@ -185,6 +185,23 @@ describe('Python ranking rules', () => {
     expect(defining?.reasons ?? []).not.toContainEqual(expect.stringMatching(/^module `/));
   });
 
+  it('lists the modules that read a named setting right after the one that defines it', () => {
+    const files = {
+      ...noise,
+      'pkg/conf/global_settings.py': 'FILE_UPLOAD_PERMISSIONS = None\n',
+      'pkg/files/storage.py':
+        'from pkg.conf import settings\n\n\ndef save(f):\n' +
+        '    mode = settings.FILE_UPLOAD_PERMISSIONS\n',
+      'pkg/files/uploads.py': 'def save(f):\n    # keeps the upload permissions\n    pass\n',
+    };
+    const ranking = rankFiles(mapOf(files), 'Set a default FILE_UPLOAD_PERMISSIONS of 0o644');
+    expect(ranking.files.map((f) => f.path).slice(0, 2)).toEqual([
+      'pkg/conf/global_settings.py',
+      'pkg/files/storage.py',
+    ]);
+    expect(ranking.files[1]?.reasons).toContain('reads the setting `FILE_UPLOAD_PERMISSIONS`');
+  });
+
   it('puts the innermost frame in the repository above its callers', () => {
     const files = {
       ...noise,
