@@ -149,6 +149,24 @@ const NOT_SYMBOLS = new Set(
 /** The text without its links (their words are addresses, not what the issue is about). */
 export const withoutLinks = (text: string): string => text.replace(URL, ' ');
 
+/**
+ * The text without the source lines a Python traceback prints under each frame: they are the
+ * frames' own code (already evidence through the frames), not names the reporter chose.
+ */
+export function withoutFrameCode(text: string): string {
+  const lines = text.split('\n');
+  return lines
+    .filter((line, i) => {
+      const previous = lines[i - 1] ?? '';
+      return !(
+        /^\s*File "[^"]+", line \d+/.test(previous) &&
+        /^\s+\S/.test(line) &&
+        !/^\s*File "/.test(line)
+      );
+    })
+    .join('\n');
+}
+
 /** Whether a name can be a project's own symbol (not a keyword or a builtin of the language). */
 export const isSymbolName = (name: string): boolean => !NOT_SYMBOLS.has(name);
 
@@ -212,7 +230,7 @@ export function extractIssueRefs(text: string): IssueRefs {
   }
 
   const identifiers = new Set<string>();
-  const noLinks = withoutLinks(text);
+  const noLinks = withoutFrameCode(withoutLinks(text));
   const codeSpans = [...noLinks.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
   // A short span is code (`sqlfluff fix`, `save_as()`); a longer one is a command line or a
   // sentence (`pip install pylint astroid==2.9.1`): only code-shaped names count there.

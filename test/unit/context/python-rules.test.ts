@@ -102,6 +102,20 @@ describe('Python issue references', () => {
     ]);
   });
 
+  it('takes no names from the source lines a traceback prints under its frames', () => {
+    const refs = extractIssueRefs(
+      [
+        '`Dataset.to_json` fails:',
+        'Traceback (most recent call last):',
+        '  File "/venv/site-packages/pkg/dataset.py", line 10, in to_json',
+        '    value = convert_value(raw, valtype=pkg.valuerep.IS)',
+        'TypeError: Could not convert value',
+      ].join('\n'),
+    );
+    expect(refs.identifiers).toEqual(['Dataset', 'to_json']);
+    expect(refs.dotted).toEqual(['Dataset.to_json']);
+  });
+
   it('reads the imports of the issue\u2019s code, also after a `>>>` prompt', () => {
     const refs = extractIssueRefs(
       '```python\n>>> from pkg.io import read_file, read_dir as rd\nimport pkg.core\n```',
