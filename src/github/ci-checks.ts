@@ -4,6 +4,7 @@
  * check's output — the job's log for GitHub Actions (`actions: read`), the check run's own text
  * and annotations for any other CI app.
  */
+import { classifyError } from '../queue/classify-error.js';
 import { cropCiLog, type CroppedLog } from '../text/crop-ci-log.js';
 import type { GitHubClient, RepoCoords } from './types.js';
 
@@ -27,8 +28,14 @@ export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set([
 
 export const ACTIONS_APP_SLUG = 'github-actions';
 
+/**
+ * GitHub's "not there, or not for this app": no protection or rulesets (404), logs expired (410),
+ * an installation that has not accepted `actions: read` yet (403). A 403 that is a rate limit is
+ * not one of these: it is retried like any outage, never read as "no required checks".
+ */
 const notFound = (err: unknown): boolean =>
-  [403, 404].includes((err as { status?: number }).status ?? 0);
+  [403, 404, 410].includes((err as { status?: number }).status ?? 0) &&
+  !classifyError(err).transient;
 
 /** The latest check run of each name on `sha` (GitHub's default `filter=latest`). */
 export async function listCiChecks(

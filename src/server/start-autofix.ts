@@ -117,7 +117,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
   else log.info('ADMIN_PASSWORD is not set: Bull Board (/admin/queues) is disabled');
   handlers.push(
     statusPage({
-      appName: () => identity.botLogin().then((login) => login.replace(/\[bot\]$/, '')),
+      appName: () => identity.slug(),
       fallbackName: `GitHub App ${options.github.appId}`,
       activity,
       triggers: backend.triggers,

@@ -92,7 +92,7 @@ async function admitLocked(
     );
     return 'ignored';
   }
-  const ownSlug = (await deps.identity.botLogin()).replace(/\[bot\]$/, '');
+  const ownSlug = await deps.identity.slug();
   const [checks, required] = await Promise.all([
     listCiChecks(octokit, repo, headSha),
     config.ci_checks === 'required'

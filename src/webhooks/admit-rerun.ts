@@ -21,8 +21,7 @@ export async function admitRerun(
 ): Promise<StartResult | 'ignored' | 'unauthorized'> {
   const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
   const { prNumber, headSha, checkRunId } = t.rerun;
-  const ownSlug = (await deps.identity.botLogin()).replace(/\[bot\]$/, '');
-  if (t.rerun.appSlug !== ownSlug) {
+  if (t.rerun.appSlug !== (await deps.identity.slug())) {
     log.info({ app: t.rerun.appSlug }, "another app's check run of the same name: ignored");
     return 'ignored';
   }

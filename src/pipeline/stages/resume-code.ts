@@ -5,10 +5,10 @@
  * describes it. Without a checkpoint that matches, the output is read back from git and says
  * that the validation output was not kept (the commit was only kept after it passed).
  */
-import type { CodeOutput, CodeSummary, KeptCommit } from '../../contracts.js';
+import type { CodeOutput, KeptCommit } from '../../contracts.js';
 import { describeCommit } from '../../git/commit.js';
 import type { PreparedBranch } from '../../git/branch.js';
-import { runGit } from '../../git/run-git.js';
+import { changedFiles } from '../../git/changed-files.js';
 import type { Workspace } from '../../git/workspace.js';
 
 function savedFor(
@@ -22,11 +22,6 @@ function savedFor(
   return output as CodeOutput;
 }
 
-const OPERATIONS: Record<string, CodeSummary['changes'][number]['operation']> = {
-  A: 'created',
-  D: 'deleted',
-};
-
 export async function resumeCode(
   ws: Workspace,
   branch: PreparedBranch,
@@ -36,15 +31,7 @@ export async function resumeCode(
   const checkpoint = savedFor(saved, branch, kept);
   if (checkpoint) return checkpoint;
   const commit = await describeCommit(ws, kept.sha, []);
-  const status = await runGit(
-    ['diff', '--name-status', '--no-renames', '-z', `${kept.sha}^`, kept.sha],
-    { cwd: ws.mirrorDir },
-  );
-  const fields = status.stdout.split('\0').filter(Boolean);
-  const changes: CodeSummary['changes'] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    changes.push({ path: fields[i + 1]!, operation: OPERATIONS[fields[i]!] ?? 'modified' });
-  }
+  const changes = await changedFiles(ws, `${kept.sha}^`, kept.sha);
   return {
     commit,
     code: {

@@ -7,6 +7,7 @@
 import type { VerifyOutput } from '../../contracts.js';
 import { checkSandbox, withRepoSandbox } from '../../exec/index.js';
 import { checkoutBranchCommit } from '../../git/branch.js';
+import { changedFiles } from '../../git/changed-files.js';
 import { REPRODUCTION_TRAILER } from '../../git/identity.js';
 import { runGit } from '../../git/run-git.js';
 import type { Workspace } from '../../git/workspace.js';
@@ -25,16 +26,7 @@ async function whatThePrHolds(
   const base = (
     await runGit(['merge-base', ws.base_commit, head], { cwd: ws.mirrorDir })
   ).stdout.trim();
-  const diff = await runGit(['diff', '--name-status', '--no-renames', '-z', base, head], {
-    cwd: ws.mirrorDir,
-  });
-  const fields = diff.stdout.split('\0').filter(Boolean);
-  const changes: { path: string; operation: string }[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const status = fields[i]!;
-    const operation = status === 'A' ? 'created' : status === 'D' ? 'deleted' : 'modified';
-    changes.push({ path: fields[i + 1]!, operation });
-  }
+  const changes = await changedFiles(ws, base, head);
   const trailers = await runGit(
     [
       'log',

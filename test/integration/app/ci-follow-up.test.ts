@@ -212,6 +212,26 @@ describe('CI follow-up: admission', () => {
     expect(t.kind === 'ci-failure' && t.failures.map((f) => f.name)).toEqual(['build']);
   });
 
+  it('retries a rate-limited read of the required checks instead of reading it as none required', async () => {
+    await start('{}\n');
+    h.github.setRequiredChecks('main', ['build']);
+    const pr = botPull();
+    check('build', 'failure', { log: actionsLog('tsc: error TS2322') });
+    // GitHub's secondary rate limit answers 403: an outage, not "no protection".
+    h.github.disruptNext({
+      method: 'GET',
+      path: '/repos/Codertocat/Hello-World/branches/main',
+      times: 1,
+      status: 403,
+      message: 'You have exceeded a secondary rate limit',
+    });
+    await deliverCi(pr);
+    await h.admitted();
+    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    expect(await results()).toEqual(['started']);
+    expect(h.github.calls('GET', '/repos/Codertocat/Hello-World/branches/main')).toHaveLength(2);
+  });
+
   it('stops at ci_fix_attempts, and when a round fails the same way as the last, with one note each', async () => {
     await start('ci_checks: all\nci_fix_attempts: 2\n');
     const pr = botPull();
