@@ -27,17 +27,18 @@ export interface PromptContext {
 /** Default budget for a stage's context: leaves room for instructions and the answer. */
 export const DEFAULT_CONTEXT_BUDGET = 12_000;
 
+/** The outline's share of a context budget (the rest goes to the code). */
+export function outlineBudget(budget: number, outlineShare = 0.2): number {
+  return Math.floor(budget * outlineShare);
+}
+
 export function buildPromptContext(
   map: RepoMap,
   ranking: Ranking,
   options: PromptContextOptions,
 ): PromptContext {
   const { budget } = options;
-  const outline = renderRepoOutline(
-    map,
-    ranking,
-    Math.floor(budget * (options.outlineShare ?? 0.2)),
-  );
+  const outline = renderRepoOutline(map, ranking, outlineBudget(budget, options.outlineShare));
   const code = buildCodeContext(map, ranking, {
     budget: budget - outline.tokens,
     ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),

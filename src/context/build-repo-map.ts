@@ -1,5 +1,5 @@
 /**
- * The repository map: every listed text file with its size, definitions and first lines, and
+ * The repository map: every listed text file with its size, first lines and definitions, and
  * every file left out with the reason. Contents are kept for ranking and the code context.
  */
 import { lstatSync, readFileSync } from 'node:fs';
@@ -13,10 +13,19 @@ export interface RepoFile {
   bytes: number;
   lines: number;
   language: string | undefined;
-  symbols: SymbolDef[];
+  /**
+   * Definitions, found on first use by `symbolsOf`: a map of thousands of files shows the
+   * definitions of a few dozen.
+   */
+  symbols?: SymbolDef[];
   /** First non-empty lines, shown in the map when a file has no recognised definitions. */
   firstLines: string[];
   content: string;
+}
+
+/** The file's definitions (by `extractSymbols`, once: kept on the file). */
+export function symbolsOf(file: RepoFile): SymbolDef[] {
+  return (file.symbols ??= extractSymbols(file.path, file.content));
 }
 
 export type SkipReason = 'binary' | 'too-large' | 'generated' | 'symlink' | 'unreadable' | 'limit';
@@ -116,7 +125,6 @@ function loadBuffer(path: string, buffer: Buffer): Loaded {
       bytes: buffer.length,
       lines: content === '' ? 0 : splitCount(content) - (content.endsWith('\n') ? 1 : 0),
       language: languageOf(path),
-      symbols: extractSymbols(path, content),
       firstLines: firstLinesOf(content),
       content,
     },

@@ -127,8 +127,42 @@ function join(dir: string, rel: string): string {
   return out.join('/');
 }
 
-/** Import edges: file → files it imports (resolved inside the repository only). */
-export function importGraph(files: readonly GraphFile[]): Map<string, Set<string>> {
+/**
+ * The name by which other files import `path`: its module's last segment (`lib/router/index.js`
+ * → `router`), or for Go its package's folder. A file that does not hold it (nor a relative
+ * import of a bare folder, `'..'`, `from . import`) cannot import `path`.
+ */
+function importName(path: string): string {
+  if (path.endsWith('.go')) return dirOf(path).slice(dirOf(path).lastIndexOf('/') + 1);
+  const m = modulePath(path);
+  return m.slice(m.lastIndexOf('/') + 1);
+}
+/** `'./'`, `".."`, `from . import`: an import of the importer's own or parent folder. */
+const BARE_RELATIVE = /['"]\.{1,2}\/?['"]|\bfrom\s+\.+\s+import\b/;
+
+/**
+ * Whether `file` may import one of the focus files: it holds one of their import names, or it
+ * is in a focus file's folder or a folder just below it and imports a bare folder.
+ */
+function mayImport(
+  file: GraphFile,
+  names: RegExp | undefined,
+  folders: ReadonlySet<string>,
+): boolean {
+  if (names?.test(file.content)) return true;
+  const dir = dirOf(file.path);
+  return (folders.has(dir) || folders.has(dirOf(dir))) && BARE_RELATIVE.test(file.content);
+}
+
+/**
+ * Import edges: file → files it imports (resolved inside the repository only). With `focus`,
+ * only the edges that touch those files: their imports, and the files that import them (only
+ * files that name one of them are read).
+ */
+export function importGraph(
+  files: readonly GraphFile[],
+  focus?: readonly string[],
+): Map<string, Set<string>> {
   const all = new Set(files.map((f) => f.path));
   const byModule = new Map<string, string[]>();
   const byDir = new Map<string, string[]>();
@@ -179,7 +213,15 @@ export function importGraph(files: readonly GraphFile[]): Map<string, Set<string
     return [];
   };
   const graph = new Map<string, Set<string>>();
+  const focused = focus ? new Set(focus) : undefined;
+  const nameList = [...new Set((focus ?? []).map(importName))].filter((n) => n !== '');
+  const names =
+    nameList.length > 0
+      ? new RegExp(nameList.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))
+      : undefined;
+  const folders = new Set((focus ?? []).map(dirOf));
   for (const f of files) {
+    if (focused && !focused.has(f.path) && !mayImport(f, names, folders)) continue;
     const edges = new Set<string>();
     if (/\.([cm]?[jt]sx?|vue|svelte)$/.test(f.path)) {
       for (const m of f.content.matchAll(JS_IMPORT)) {
@@ -210,6 +252,8 @@ export function importGraph(files: readonly GraphFile[]): Map<string, Set<string
           for (const p of byDir.get(spec.slice(goModule.length + 1)) ?? []) edges.add(p);
     }
     edges.delete(f.path);
+    if (focused && !focused.has(f.path))
+      for (const e of edges) if (!focused.has(e)) edges.delete(e);
     if (edges.size > 0) graph.set(f.path, edges);
   }
   return graph;

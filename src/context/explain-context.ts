@@ -3,7 +3,7 @@
  * context was fitted to the budget. The maintainer's way to see why the bot looked where it
  * looked.
  */
-import { buildPromptContext, type PromptContext } from './build-prompt-context.js';
+import { buildPromptContext, outlineBudget, type PromptContext } from './build-prompt-context.js';
 import { countTokens } from '../llm/count-tokens.js';
 import { mapAndRank, mapAndRankInWorker, type MapAndRanking } from './rank-in-worker.js';
 
@@ -45,7 +45,7 @@ export async function explainContext(
   let result: MapAndRanking;
   const inWorker = tokenizerLoaded
     ? undefined
-    : mapAndRankInWorker(repo, issueText, () => {
+    : mapAndRankInWorker(repo, issueText, outlineBudget(options.budget), () => {
         // Load the tokenizer while the worker ranks (this thread has read its half of the files).
         countTokens('warm up');
       });

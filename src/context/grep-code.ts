@@ -50,6 +50,38 @@ export function definitionPattern(name: string): RegExp {
   );
 }
 
+/**
+ * For each name, the files whose text holds it (as `content.includes(name)` would say), found
+ * in one pattern scan per file rather than one scan per name: an issue names dozens.
+ */
+export function filesHolding<F extends GrepFile>(
+  files: readonly F[],
+  names: readonly string[],
+): Map<string, F[]> {
+  const out = new Map<string, F[]>(names.map((n) => [n, []]));
+  const wanted = [...new Set(names)].filter((n) => n !== '');
+  if (wanted.length === 0) return out;
+  // Longest first, and every position tried: a name inside a longer one at the same place is
+  // counted through `within`, one that overlaps the end of a match is met at its own start.
+  wanted.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const within = new Map(wanted.map((n) => [n, wanted.filter((m) => m !== n && n.includes(m))]));
+  const pattern = new RegExp(wanted.map(escape).join('|'), 'g');
+  for (const f of files) {
+    const found = new Set<string>();
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(f.content); m !== null; m = pattern.exec(f.content)) {
+      if (!found.has(m[0])) {
+        found.add(m[0]);
+        for (const inner of within.get(m[0]) ?? []) found.add(inner);
+        if (found.size === wanted.length) break;
+      }
+      pattern.lastIndex = m.index + 1;
+    }
+    for (const n of found) out.get(n)?.push(f);
+  }
+  return out;
+}
+
 /** Files that define `name`, with the line of the first definition. */
 export function findDefinitions(files: readonly GrepFile[], name: string): Hit[] {
   const pattern = definitionPattern(name);

@@ -30,12 +30,19 @@ import {
 import { extractIssueRefs, withoutLinks, type IssueRefs } from './extract-issue-refs.js';
 import {
   definitionPattern,
+  filesHolding,
   findDefinitions,
   findMessage,
   findOption,
   type Hit,
 } from './grep-code.js';
-import { splitWords, termCounts, type TermCache } from './split-words.js';
+import {
+  splitWords,
+  termCounts,
+  termQuery,
+  type TermCache,
+  type TermCounts,
+} from './split-words.js';
 
 export interface RankedFile {
   path: string;
@@ -176,9 +183,18 @@ function projectPackages(entries: readonly { path: string; kind: PathKind }[]): 
   return out;
 }
 
-export function rankFiles(map: RepoMap, issueText: string): Ranking {
+export interface RankOptions {
+  /**
+   * Contents' counts of the issue's terms (`termCounts(content, termQuery(issueText))`) that
+   * another thread already made, by path; any other file is counted here.
+   */
+  counted?: ReadonlyMap<string, TermCounts>;
+}
+
+export function rankFiles(map: RepoMap, issueText: string, options: RankOptions = {}): Ranking {
   const refs = extractIssueRefs(issueText);
-  const terms = [...new Set(splitWords(issueText))];
+  const query = termQuery(issueText);
+  const terms = [...query.terms];
   const entries: Entry[] = map.files.map((f) => ({
     path: f.path,
     kind: classifyPath(f.path),
@@ -329,8 +345,21 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     const known = names.get(name);
     if (!known || known.points < points) names.set(name, { points, reason, line });
   };
-  for (const id of [...symbols].slice(0, 60)) {
-    const definers = findDefinitions(code, id);
+  const named = [...symbols].slice(0, 60);
+  const classMembers = refs.dotted.flatMap((d) => {
+    const parts = d.split('.');
+    return parts.slice(0, -1).flatMap((cls, i) => {
+      const member = parts[i + 1] ?? '';
+      return /^[A-Z]\w*$/.test(cls) && /^\w{3,}$/.test(member) && !RECEIVERS.has(cls)
+        ? [{ cls, member }]
+        : [];
+    });
+  });
+  // The code files that hold each name, in one scan: the lookups below read only those.
+  const holding = filesHolding(code, [...named, ...classMembers.flatMap((c) => [c.cls, c.member])]);
+  const holders = (name: string): typeof code => holding.get(name) ?? [];
+  for (const id of named) {
+    const definers = findDefinitions(holders(id), id);
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
     const n = sourceCount(definers);
     const factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
@@ -339,51 +368,46 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
   }
   // `Class.method`: the file whose class `Class` defines `method` (below it) is where it lives,
   // whichever other files define a `method` or subclass `Class`.
-  for (const d of refs.dotted) {
-    const parts = d.split('.');
-    for (let i = 0; i + 1 < parts.length; i++) {
-      const [cls = '', member = ''] = [parts[i], parts[i + 1]];
-      if (!/^[A-Z]\w*$/.test(cls) || !/^\w{3,}$/.test(member) || RECEIVERS.has(cls)) continue;
-      const classRe = new RegExp(`^[ \\t]*(?:export\\s+)?(?:default\\s+)?class\\s+${cls}\\b`, 'm');
-      const memberRe = definitionPattern(member);
-      const owners: { path: string; line: number }[] = [];
-      for (const f of code) {
-        if (!f.content.includes(cls) || !f.content.includes(member)) continue;
-        const c = classRe.exec(f.content);
-        if (!c) continue;
-        const rest = f.content.slice(c.index);
-        const m = memberRe.exec(rest);
-        // A method: indented under the class, not a top-level function further down.
-        const lineStart = rest.lastIndexOf('\n', m?.index ?? 0) + 1;
-        if (m && /^[ \t]+/.test(rest.slice(lineStart, lineStart + 1)))
-          owners.push({
-            path: f.path,
-            line: f.content.slice(0, c.index + m.index).split('\n').length,
-          });
-      }
-      if (owners.length === 0 || owners.length > 3) continue;
-      for (const o of owners)
-        defines(
-          o.path,
-          `${cls}.${member}`,
-          WEIGHTS.definesMember / owners.length,
-          `defines \`${cls}.${member}\``,
-          o.line,
-        );
+  for (const { cls, member } of classMembers) {
+    const classRe = new RegExp(`^[ \\t]*(?:export\\s+)?(?:default\\s+)?class\\s+${cls}\\b`, 'm');
+    const memberRe = definitionPattern(member);
+    const owners: { path: string; line: number }[] = [];
+    const withMember = new Set(holders(member));
+    for (const f of holders(cls)) {
+      if (!withMember.has(f)) continue;
+      const c = classRe.exec(f.content);
+      if (!c) continue;
+      const rest = f.content.slice(c.index);
+      const m = memberRe.exec(rest);
+      // A method: indented under the class, not a top-level function further down.
+      const lineStart = rest.lastIndexOf('\n', m?.index ?? 0) + 1;
+      if (m && /^[ \t]+/.test(rest.slice(lineStart, lineStart + 1)))
+        owners.push({
+          path: f.path,
+          line: f.content.slice(0, c.index + m.index).split('\n').length,
+        });
     }
+    if (owners.length === 0 || owners.length > 3) continue;
+    for (const o of owners)
+      defines(
+        o.path,
+        `${cls}.${member}`,
+        WEIGHTS.definesMember / owners.length,
+        `defines \`${cls}.${member}\``,
+        o.line,
+      );
   }
 
   // 2b. The modules that read a named setting (`settings.FOO`, `self.config.foo`,
   // `app.config["FOO"]`, `getattr(settings, "FOO")`): where a setting's behaviour lives.
-  for (const id of [...symbols].slice(0, 60)) {
+  for (const id of named) {
     if (id.length < 4) continue;
     const name = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const reads = new RegExp(
       `\\b(?:settings|config|conf|cfg|options|opts)\\s*(?:\\.\\s*${name}\\b|\\[\\s*['"]${name}['"]\\s*\\]|\\.get\\(\\s*['"]${name}['"])|getattr\\(\\s*(?:settings|config|conf)\\s*,\\s*['"]${name}['"]`,
     );
     const readers: Hit[] = [];
-    for (const f of code) {
-      if (!f.content.includes(id)) continue;
+    for (const f of holders(id)) {
       const m = reads.exec(f.content);
       if (m) readers.push({ path: f.path, line: f.content.slice(0, m.index).split('\n').length });
     }
@@ -491,10 +515,9 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
   // 5. Word overlap, scaled: it orders files, it does not outweigh evidence.
   if (terms.length > 0 && map.files.length > 0) {
     const pathScores = createBm25Index(map.files.map((f) => splitWords(f.path))).score(terms);
-    const keep = new Set(terms);
     const cache: TermCache = new Map();
     const contentScores = scoreBm25Counts(
-      map.files.map((f) => termCounts(f.content, keep, cache)),
+      map.files.map((f) => options.counted?.get(f.path) ?? termCounts(f.content, query, cache)),
       terms,
     );
     const maxPath = Math.max(0, ...pathScores);
@@ -527,7 +550,10 @@ export function rankFiles(map: RepoMap, issueText: string): Ranking {
     .sort((a, b) => b.score - a.score)
     .slice(0, HOP_SOURCES);
   if (top.length > 0) {
-    const graph = importGraph(map.files);
+    const graph = importGraph(
+      map.files,
+      top.map((t) => t.path),
+    );
     const importers = new Map<string, string[]>();
     for (const [from, tos] of graph)
       for (const to of tos) importers.set(to, [...(importers.get(to) ?? []), from]);

@@ -1,9 +1,10 @@
 /**
  * Repository map and ranking in a worker thread, so that a one-shot process (`autofix context`)
  * can load the tokenizer on the main thread at the same time. The calling thread also reads half
- * of the files (`loadFilesSync`) while the worker reads the other half: reading is a third of
- * the work and the calling thread has nothing else to do. The map comes back with contents only
- * for the best-ranked files (`withoutUnrankedContents`).
+ * of the files (`loadFilesSync`) and counts the issue's terms in them while the worker reads and
+ * counts the other half: reading and counting are most of the work, and the calling thread has
+ * nothing else to do. The map comes back with contents only for the best-ranked files
+ * (`withoutUnrankedContents`).
  * Only from compiled JavaScript (a `.ts` module cannot be a worker under jest); otherwise, and if
  * the worker fails, the caller does the work in its own thread.
  */
@@ -18,16 +19,21 @@ import {
 import {
   buildRepoMap,
   loadFilesSync,
+  symbolsOf,
   type LoadedFile,
   type RepoMap,
   type RepoMapOptions,
 } from './build-repo-map.js';
 import { listRepoFiles } from './list-repo-files.js';
 import { rankFiles, type Ranking } from './rank-files.js';
+import { mayDescribeEveryFile } from './render-repo-outline.js';
+import { termCounts, termQuery, type TermCache, type TermCounts } from './split-words.js';
 
 interface Job {
   repo: string;
   issueText: string;
+  /** The outline's token budget: whether unranked files' definitions can be shown. */
+  outlineBudget: number;
 }
 
 /** Worker → caller: read these paths for me. Caller → worker: `Loaded`. */
@@ -36,6 +42,18 @@ interface LoadRequest {
 }
 interface Loaded {
   loaded: [string, LoadedFile][];
+  counted: [string, TermCounts][];
+}
+
+/** Reads `paths` and counts the issue's terms in them: one thread's share of the work. */
+function loadAndCount(repo: string, paths: readonly string[], issueText: string): Loaded {
+  const loaded = loadFilesSync(repo, paths);
+  const query = termQuery(issueText);
+  const cache: TermCache = new Map();
+  const counted: Loaded['counted'] = [];
+  for (const [path, l] of loaded)
+    if ('file' in l) counted.push([path, termCounts(l.file.content, query, cache)]);
+  return { loaded, counted };
 }
 
 export interface MapAndRanking {
@@ -59,9 +77,16 @@ export const CONTENTS_KEPT = 32;
  * The map as the caller needs it: contents only for the best-ranked files (the outline uses
  * paths and definitions), so that megabytes of text are not copied between threads.
  */
-export function withoutUnrankedContents(result: MapAndRanking): MapAndRanking {
+export function withoutUnrankedContents(
+  result: MapAndRanking,
+  outlineBudget: number,
+): MapAndRanking {
   const keep = new Set(result.ranking.files.slice(0, CONTENTS_KEPT).map((f) => f.path));
-  const files = result.map.files.map((f) => (keep.has(f.path) ? f : { ...f, content: '' }));
+  // Definitions are found from contents: those the outline may show are found before they go.
+  const describeAll = mayDescribeEveryFile(result.map.files, outlineBudget);
+  const files = result.map.files.map((f) =>
+    keep.has(f.path) ? f : { ...f, symbols: describeAll ? symbolsOf(f) : [], content: '' },
+  );
   return { ranking: result.ranking, map: { ...result.map, files } };
 }
 
@@ -69,24 +94,27 @@ export function withoutUnrankedContents(result: MapAndRanking): MapAndRanking {
 export function mapAndRankInWorker(
   repo: string,
   issueText: string,
+  outlineBudget: number,
   /** Called once this thread has done its share of the reading, while the worker ranks. */
   whileRanking?: () => void,
 ): Promise<MapAndRanking> | undefined {
   const self = fileURLToPath(import.meta.url);
   if (!self.endsWith('.js')) return undefined;
   return new Promise<MapAndRanking>((resolve, reject) => {
-    const worker = new Worker(self, { workerData: { repo, issueText } satisfies Job });
+    const worker = new Worker(self, {
+      workerData: { repo, issueText, outlineBudget } satisfies Job,
+    });
     worker.on('message', (message: MapAndRanking | LoadRequest) => {
       if ('load' in message) {
         // This thread's share of the reading (blocking: it has nothing else to do meanwhile).
         // Whatever it cannot read, the worker reads (it waits for this answer: always send one).
-        let loaded: Loaded['loaded'] = [];
+        let share: Loaded = { loaded: [], counted: [] };
         try {
-          loaded = loadFilesSync(repo, message.load);
+          share = loadAndCount(repo, message.load, issueText);
         } catch {
           // the worker reads them all
         }
-        worker.postMessage({ loaded } satisfies Loaded);
+        worker.postMessage(share satisfies Loaded);
         whileRanking?.();
         return;
       }
@@ -107,20 +135,26 @@ export function mapAndRankInWorker(
 async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking> {
   const listed = await listRepoFiles(job.repo);
   const half = Math.ceil(listed.paths.length / 2);
-  const theirs = new Promise<Loaded['loaded']>((resolve) => {
-    port.once('message', (message: Loaded) => resolve(message.loaded));
+  const theirs = new Promise<Loaded>((resolve) => {
+    port.once('message', (message: Loaded) => resolve(message));
   });
   port.postMessage({ load: listed.paths.slice(half) } satisfies LoadRequest);
-  const mine = loadFilesSync(job.repo, listed.paths.slice(0, half));
-  const preloaded = new Map([...mine, ...(await theirs)]);
-  return mapAndRank(job.repo, job.issueText, { readSync: true, listed, preloaded });
+  const mine = loadAndCount(job.repo, listed.paths.slice(0, half), job.issueText);
+  const other = await theirs;
+  const map = await buildRepoMap(job.repo, {
+    readSync: true,
+    listed,
+    preloaded: new Map([...mine.loaded, ...other.loaded]),
+  });
+  const counted = new Map([...mine.counted, ...other.counted]);
+  return { map, ranking: rankFiles(map, job.issueText, { counted }) };
 }
 
 if (!isMainThread && parentPort && (workerData as Job | undefined)?.repo !== undefined) {
   const job = workerData as Job;
   const port = parentPort;
   void shareAndRank(job, port).then(
-    (result) => port.postMessage(withoutUnrankedContents(result)),
+    (result) => port.postMessage(withoutUnrankedContents(result, job.outlineBudget)),
     (err: unknown) => {
       throw err;
     },

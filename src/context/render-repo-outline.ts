@@ -5,7 +5,7 @@
  * form it is in.
  */
 import { countTokens } from '../llm/count-tokens.js';
-import type { RepoFile, RepoMap } from './build-repo-map.js';
+import { symbolsOf, type RepoFile, type RepoMap } from './build-repo-map.js';
 import type { Ranking } from './rank-files.js';
 
 export type OutlineLevel = 'symbols' | 'paths' | 'directories' | 'ranked-only';
@@ -17,7 +17,7 @@ export interface RepoOutline {
 }
 
 function describe(file: RepoFile, maxSymbols = 6): string {
-  const top = file.symbols.filter((s) => s.topLevel);
+  const top = symbolsOf(file).filter((s) => s.topLevel);
   if (top.length > 0) {
     const names = top.slice(0, maxSymbols).map((s) => s.name);
     const more = top.length > maxSymbols ? ` +${top.length - maxSymbols}` : '';
@@ -38,6 +38,17 @@ function summary(map: RepoMap): string {
 
 const dirOf = (path: string): string =>
   path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : './';
+
+/**
+ * Whether an outline within `budget` could list every file with its definitions (its first
+ * form); otherwise it shows only the best-ranked files' definitions. Paths alone are a lower
+ * bound of that text, measured as `renderRepoOutline` measures it.
+ */
+export function mayDescribeEveryFile(files: readonly { path: string }[], budget: number): boolean {
+  let length = 0;
+  for (const f of files) length += f.path.length + 1;
+  return length / 6 <= budget;
+}
 
 export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number): RepoOutline {
   const ranked = new Set(ranking.files.slice(0, 30).map((r) => r.path));
@@ -102,6 +113,8 @@ export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number
     ],
   ];
   for (const [level, render] of attempts) {
+    // Not every file's definitions read to learn that their paths alone are too long.
+    if (level === 'symbols' && !mayDescribeEveryFile(map.files, budget)) continue;
     const text = render();
     // Paths and names run 3-4 characters per token: far over the budget needs no exact count.
     if (text.length / 6 > budget) continue;

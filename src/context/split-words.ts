@@ -23,14 +23,40 @@ function stem(word: string): string {
   return word;
 }
 
-/** `parseHTTPResponse2` → `parse`, `http`, `response`. */
+const isUpperCode = (c: number): boolean => c >= 65 && c <= 90;
+const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+
+/**
+ * `parseHTTPResponse2` → `parse`, `http`, `response`: the runs of ASCII letters, cut where a
+ * lower-case letter meets an upper-case one and before the last capital of an acronym followed
+ * by lower case; lower-cased, parts shorter than two letters dropped. One pass, no regex: it runs
+ * for every distinct identifier of a repository.
+ */
 export function identifierParts(identifier: string): string[] {
-  return identifier
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z]+/)
-    .map((p) => p.toLowerCase())
-    .filter((p) => p.length >= 2);
+  const parts: string[] = [];
+  let start = -1;
+  const cut = (end: number): void => {
+    if (start >= 0 && end - start >= 2) parts.push(identifier.slice(start, end).toLowerCase());
+  };
+  for (let j = 0; j <= identifier.length; j++) {
+    const c = j < identifier.length ? identifier.charCodeAt(j) : 0;
+    const upper = isUpperCode(c);
+    if (!upper && !isLowerCode(c)) {
+      cut(j);
+      start = -1;
+    } else if (start < 0) start = j;
+    else if (upper) {
+      const previous = identifier.charCodeAt(j - 1);
+      if (
+        isLowerCode(previous) ||
+        (isUpperCode(previous) && isLowerCode(identifier.charCodeAt(j + 1)))
+      ) {
+        cut(j);
+        start = j;
+      }
+    }
+  }
+  return parts;
 }
 
 /** Identifier → terms; code repeats its identifiers, so most lookups hit. */
@@ -59,38 +85,92 @@ export function splitWords(text: string): string[] {
 }
 
 export interface TermCounts {
-  /** Occurrences of each kept term. */
+  /** Occurrences of each query term. */
   counts: Map<string, number>;
-  /** All terms of the text (what `splitWords(text).length` would be). */
+  /** The document's length for BM25: how many identifiers it holds. */
   length: number;
 }
 
-/** Per identifier: how many terms it makes and which of them are kept. */
-export type TermCache = Map<string, { length: number; kept: readonly string[] }>;
+/**
+ * A query (an issue's text): its terms, and one pattern that finds, case-insensitively, a piece
+ * of every identifier whose terms hold a query term. A term is found as itself (a plural stems to
+ * it by dropping letters at the end: `refunds` holds `refund`, `entries` holds `entr`); a joined
+ * term (`parseconfigfile`) as its first part, or when every part is a stopword (`isnot`) as
+ * written together or with `_` between its parts (`is_not`). A needle that holds another is left
+ * out: the shorter finds it.
+ */
+export interface TermQuery {
+  terms: readonly string[];
+  keep: ReadonlySet<string>;
+  /** Undefined when the query has no terms. */
+  needles: RegExp | undefined;
+}
+
+export function termQuery(text: string): TermQuery {
+  const terms = [...new Set(splitWords(text))];
+  const found = new Set<string>();
+  for (const t of terms) found.add(t.length > 2 && t.endsWith('y') ? t.slice(0, -1) : t);
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const raw = match[0].replace(/\$/g, '');
+    if (raw.length < 2 || raw.length > 60) continue;
+    const parts = identifierParts(raw);
+    if (parts.length > 1) found.add(parts.join('_'));
+  }
+  const all = [...found].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  const needles: string[] = [];
+  for (const n of all) if (!needles.some((m) => n.includes(m))) needles.push(n);
+  return {
+    terms,
+    keep: new Set(terms),
+    // Needles are lower-case letters, digits and `_`: nothing to escape.
+    needles: needles.length > 0 ? new RegExp(needles.join('|'), 'gi') : undefined,
+  };
+}
+
+/** Per identifier: the query's terms among its terms. Shared by the documents of one query. */
+export type TermCache = Map<string, readonly string[]>;
+
+const isIdentifierPart = (c: number): boolean =>
+  isLowerCode(c) || isUpperCode(c) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
 
 /**
- * `splitWords` counted rather than listed, keeping only the terms in `keep`: one regex pass and
- * one cache lookup per identifier. Pass the same `cache` for every document of one query.
+ * How often each query term occurs in `text`, as `splitWords(text)` would list it, and the
+ * text's length in identifiers. Both by native pattern scans rather than a split of every
+ * identifier (`autofix context` reads thousands of files per issue): the query's needles find the
+ * identifiers that can hold its terms, and only those are split, each once per query.
  */
 export function termCounts(
   text: string,
-  keep: ReadonlySet<string>,
+  query: TermQuery,
   cache: TermCache = new Map(),
 ): TermCounts {
   const counts = new Map<string, number>();
-  let length = 0;
-  const re = new RegExp(IDENTIFIER.source, 'g');
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const word = m[0];
-    if (word.length < 2 || word.length > 60) continue;
-    let known = cache.get(word);
-    if (!known) {
-      const terms = termsOf(word.includes('$') ? word.replace(/\$/g, '') : word);
-      known = { length: terms.length, kept: terms.filter((t) => keep.has(t)) };
-      cache.set(word, known);
+  const needles = query.needles;
+  if (needles) {
+    needles.lastIndex = 0;
+    for (let m = needles.exec(text); m !== null; m = needles.exec(text)) {
+      let start = m.index;
+      while (start > 0 && isIdentifierPart(text.charCodeAt(start - 1))) start--;
+      // The identifier pattern cannot start with a digit: `2fa` holds the identifier `fa`.
+      while (isDigitCode(text.charCodeAt(start))) start++;
+      let end = m.index + m[0].length;
+      while (end < text.length && isIdentifierPart(text.charCodeAt(end))) end++;
+      needles.lastIndex = end; // the next match is in a later identifier
+      if (end - start < 2 || end - start > 60) continue;
+      const word = text.slice(start, end);
+      let kept = cache.get(word);
+      if (kept === undefined) {
+        kept = termsOf(word.includes('$') ? word.replace(/\$/g, '') : word).filter((t) =>
+          query.keep.has(t),
+        );
+        cache.set(word, kept);
+      }
+      for (const t of kept) counts.set(t, (counts.get(t) ?? 0) + 1);
     }
-    length += known.length;
-    for (const t of known.kept) counts.set(t, (counts.get(t) ?? 0) + 1);
   }
+  let length = 0;
+  const identifiers = new RegExp(IDENTIFIER.source, 'g');
+  while (identifiers.test(text)) length++;
   return { counts, length };
 }

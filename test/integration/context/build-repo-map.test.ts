@@ -1,7 +1,7 @@
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRepoMap } from '../../../src/context/build-repo-map.js';
+import { buildRepoMap, symbolsOf } from '../../../src/context/build-repo-map.js';
 import { createRepo, writeFiles } from '../../helpers/repo-builder.js';
 
 let root: string;
@@ -37,7 +37,7 @@ describe('buildRepoMap', () => {
       { path: 'package-lock.json', reason: 'generated' },
     ]);
     const app = map.files.find((f) => f.path === 'src/app.ts');
-    expect(app?.symbols.map((s) => s.name)).toEqual(['main', 'App']);
+    expect(app && symbolsOf(app).map((s) => s.name)).toEqual(['main', 'App']);
     expect(app?.content).not.toContain('\r');
     expect(map.files.find((f) => f.path === 'notes.txt')?.firstLines).toEqual([
       'first real line',

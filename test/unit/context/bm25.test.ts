@@ -1,5 +1,11 @@
 import { createBm25Index } from '../../../src/context/bm25.js';
-import { identifierParts, splitWords } from '../../../src/context/split-words.js';
+import {
+  identifierParts,
+  splitWords,
+  termCounts,
+  termQuery,
+  type TermCache,
+} from '../../../src/context/split-words.js';
 
 describe('splitWords', () => {
   it('splits identifiers, keeps the whole one, drops stopwords and stems plurals', () => {
@@ -32,20 +38,87 @@ describe('BM25', () => {
   });
 });
 
+describe('termCounts', () => {
+  /** What the needles must find: every query term among all of the text's terms. */
+  const fullCounts = (text: string, keep: ReadonlySet<string>): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const t of splitWords(text)) if (keep.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return counts;
+  };
+  const sorted = (m: ReadonlyMap<string, number>): [string, number][] =>
+    [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+
+  it('counts what splitting every identifier counts: plurals, joined names, digits, `$`, case', () => {
+    const text = [
+      'function parseConfigFile(path) { return parse_config_file(path) } // PARSE_CONFIG_FILE',
+      'const entries = listEntries(); entry.refunds += $refund; 2factor x_factor2 factor_2x',
+      'class ParseConfigFileError extends Error {} parseconfigfile ParseConfigFile',
+      'Über ünïcode config2file CONFIG entryRefunds refundEntries',
+      // Names whose parts are all stopwords count only as joined: `isnot`, found as `is_not` too.
+      'if is_not(x) or isNot(y) or IS_NOT or 9is_not or 2do_it: pass',
+    ].join('\n');
+    for (const issue of [
+      'parseConfigFile fails for entries with refunds',
+      'parse_config_file: the $refund factor is wrong',
+      'An ENTRY has two factors and a config2file',
+      'is_not and doIt are wrong',
+    ]) {
+      const query = termQuery(issue);
+      const { counts, length } = termCounts(text, query);
+      expect(sorted(counts)).toEqual(sorted(fullCounts(text, query.keep)));
+      expect(length).toBe(text.match(/[A-Za-z_$][A-Za-z0-9_$]*/g)?.length);
+    }
+  });
+
+  it("counts the same as a full split over this repository's own source", async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const dir = join(process.cwd(), 'src', 'context');
+    const texts = await Promise.all(
+      (await readdir(dir))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => readFile(join(dir, f), 'utf8')),
+    );
+    expect(texts.length).toBeGreaterThan(10);
+    const issues = [
+      'rankFiles puts the changelog first; see extract_issue_refs and the TermCache',
+      'The BM25 scores of scoreBm25Counts differ from createBm25Index for long documents',
+      'Stack traces with frames in site-packages name the wrong file (longestTail, innermost)',
+    ];
+    for (const issue of issues) {
+      const query = termQuery(issue);
+      const cache: TermCache = new Map();
+      for (const text of texts)
+        expect(sorted(termCounts(text, query, cache).counts)).toEqual(
+          sorted(fullCounts(text, query.keep)),
+        );
+    }
+  });
+
+  it('finds names next to letters outside ASCII, which are not part of them (İ, é)', () => {
+    const text = 'İstanbul parseConfig İconfig config_parseé éparse';
+    const query = termQuery('parse config');
+    expect(sorted(termCounts(text, query).counts)).toEqual(sorted(fullCounts(text, query.keep)));
+  });
+});
+
 describe('scoreBm25Counts', () => {
-  it('gives the same scores as the full index, counting only the query terms', async () => {
-    const { createBm25Index, scoreBm25Counts } = await import('../../../src/context/bm25.js');
-    const { splitWords, termCounts } = await import('../../../src/context/split-words.js');
+  it('scores term counts as the full index scores the same documents', async () => {
+    const { scoreBm25Counts } = await import('../../../src/context/bm25.js');
     const texts = [
       'function parseConfigFile(path) { return readConfig(path) }',
       'const refund = computeRefund(order); // refund the order total',
       'export class OrderTotal { total() { return this.items.length } }',
     ];
     const query = splitWords('refund order total config');
-    const keep = new Set(query);
-    const expected = createBm25Index(texts.map((t) => splitWords(t))).score(query);
+    const documents = texts.map((t) => splitWords(t));
+    const expected = createBm25Index(documents).score(query);
     const actual = scoreBm25Counts(
-      texts.map((t) => termCounts(t, keep)),
+      documents.map((terms) => {
+        const counts = new Map<string, number>();
+        for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+        return { counts, length: terms.length };
+      }),
       query,
     );
     actual.forEach((score, i) => expect(score).toBeCloseTo(expected[i] ?? NaN, 10));
