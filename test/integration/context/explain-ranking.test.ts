@@ -62,17 +62,43 @@ describe('autofix context explains a maintainer-like ranking', () => {
   });
 
   const cli = join(process.cwd(), 'dist/src/bin/autofix.js');
-  (existsSync(cli) ? it : it.skip)('gives the same first file from the compiled CLI', () => {
-    const issueFile = join(repo.dir, 'issue.md'); // untracked: not in the map
-    writeFileSync(issueFile, ISSUE);
-    const out = execFileSync(
-      'node',
-      [cli, 'context', '--repo', repo.dir, '--issue-file', issueFile, '--json', '--top', '3'],
-      {
-        encoding: 'utf8',
-      },
-    );
-    const report = JSON.parse(out) as { ranking: { path: string }[] };
-    expect(report.ranking[0]?.path).toBe('src/plugin/weekOfYear/index.js');
-  });
+  (existsSync(cli) ? it : it.skip)(
+    'gives the same report from the compiled CLI, which reads, counts and ranks in two threads',
+    async () => {
+      const issueFile = join(repo.dir, 'issue.md'); // untracked: not in the map
+      writeFileSync(issueFile, ISSUE);
+      // The default budget lists only the best files' definitions; 40,000 tokens list them all
+      // (the worker finds every file's definitions before it drops their contents).
+      for (const budget of [12_000, 40_000]) {
+        const out = execFileSync(
+          'node',
+          [
+            cli,
+            'context',
+            '--repo',
+            repo.dir,
+            '--issue-file',
+            issueFile,
+            '--json',
+            '--show',
+            '--budget',
+            String(budget),
+          ],
+          { encoding: 'utf8' },
+        );
+        const fromCli = JSON.parse(out) as Record<string, unknown>;
+        const here = await explainContext(repo.dir, ISSUE, { budget, top: 20 });
+        expect(fromCli.ranking).toEqual(here.ranking);
+        expect(fromCli.outline).toEqual(here.outline);
+        expect(fromCli.code).toEqual(here.code);
+        expect(fromCli.outline_text).toBe(here.context.outline.text);
+        expect(fromCli.code_text).toBe(here.context.code.text);
+        expect(here.ranking[0]?.path).toBe('src/plugin/weekOfYear/index.js');
+        if (budget === 40_000) {
+          expect(here.outline.level).toBe('symbols');
+          expect(here.context.outline.text).toContain('src/index.js: parse');
+        }
+      }
+    },
+  );
 });
