@@ -50,35 +50,57 @@ export function definitionPattern(name: string): RegExp {
   );
 }
 
+/** Names prepared for `namesIn`: one pattern for them all. */
+export interface NameMatcher {
+  pattern: RegExp | undefined;
+  /** Per name, the other names inside it. */
+  within: ReadonlyMap<string, readonly string[]>;
+  size: number;
+}
+
+export function nameMatcher(names: readonly string[]): NameMatcher {
+  // Longest first, and every position tried: a name inside a longer one at the same place is
+  // counted through `within`, one that overlaps the end of a match is met at its own start.
+  const wanted = [...new Set(names)]
+    .filter((n) => n !== '')
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return {
+    pattern: wanted.length > 0 ? new RegExp(wanted.map(escape).join('|'), 'g') : undefined,
+    within: new Map(wanted.map((n) => [n, wanted.filter((m) => m !== n && n.includes(m))])),
+    size: wanted.length,
+  };
+}
+
+/** The names `text` holds (as `text.includes(name)` would say), in one pattern scan. */
+export function namesIn(text: string, matcher: NameMatcher): string[] {
+  const found = new Set<string>();
+  const pattern = matcher.pattern;
+  if (!pattern) return [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    if (!found.has(m[0])) {
+      found.add(m[0]);
+      for (const inner of matcher.within.get(m[0]) ?? []) found.add(inner);
+      if (found.size === matcher.size) break;
+    }
+    pattern.lastIndex = m.index + 1;
+  }
+  return [...found];
+}
+
 /**
- * For each name, the files whose text holds it (as `content.includes(name)` would say), found
- * in one pattern scan per file rather than one scan per name: an issue names dozens.
+ * For each name, the files whose text holds it, by one scan per file rather than one per name
+ * (an issue names dozens); `held` gives what another thread already found (`namesIn`) by path.
  */
 export function filesHolding<F extends GrepFile>(
   files: readonly F[],
   names: readonly string[],
+  held?: ReadonlyMap<string, readonly string[]>,
 ): Map<string, F[]> {
   const out = new Map<string, F[]>(names.map((n) => [n, []]));
-  const wanted = [...new Set(names)].filter((n) => n !== '');
-  if (wanted.length === 0) return out;
-  // Longest first, and every position tried: a name inside a longer one at the same place is
-  // counted through `within`, one that overlaps the end of a match is met at its own start.
-  wanted.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const within = new Map(wanted.map((n) => [n, wanted.filter((m) => m !== n && n.includes(m))]));
-  const pattern = new RegExp(wanted.map(escape).join('|'), 'g');
-  for (const f of files) {
-    const found = new Set<string>();
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(f.content); m !== null; m = pattern.exec(f.content)) {
-      if (!found.has(m[0])) {
-        found.add(m[0]);
-        for (const inner of within.get(m[0]) ?? []) found.add(inner);
-        if (found.size === wanted.length) break;
-      }
-      pattern.lastIndex = m.index + 1;
-    }
-    for (const n of found) out.get(n)?.push(f);
-  }
+  const matcher = nameMatcher(names);
+  for (const f of files)
+    for (const n of held?.get(f.path) ?? namesIn(f.content, matcher)) out.get(n)?.push(f);
   return out;
 }
 

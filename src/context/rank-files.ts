@@ -183,7 +183,42 @@ function projectPackages(entries: readonly { path: string; kind: PathKind }[]): 
   return out;
 }
 
+/**
+ * The names the ranking looks up in the code: the symbols the issue names (`Class.method`
+ * counts both parts; receivers like `self` are not names), and its `Class.method` pairs.
+ */
+export function namesToLocate(refs: IssueRefs): {
+  named: string[];
+  classMembers: { cls: string; member: string }[];
+} {
+  const symbols = new Set(refs.identifiers);
+  for (const d of refs.dotted)
+    for (const part of d.split('.')) if (part.length >= 3) symbols.add(part);
+  for (const r of RECEIVERS) symbols.delete(r);
+  const classMembers = refs.dotted.flatMap((d) => {
+    const parts = d.split('.');
+    return parts.slice(0, -1).flatMap((cls, i) => {
+      const member = parts[i + 1] ?? '';
+      return /^[A-Z]\w*$/.test(cls) && /^\w{3,}$/.test(member) && !RECEIVERS.has(cls)
+        ? [{ cls, member }]
+        : [];
+    });
+  });
+  return { named: [...symbols].slice(0, 60), classMembers };
+}
+
+/** Every name of `namesToLocate`, for `namesIn`/`filesHolding`. */
+export function locatedNames(refs: IssueRefs): string[] {
+  const { named, classMembers } = namesToLocate(refs);
+  return [...named, ...classMembers.flatMap((c) => [c.cls, c.member])];
+}
+
 export interface RankOptions {
+  /**
+   * The names of `locatedNames` each file holds (`namesIn`), that another thread already found,
+   * by path; any other file is scanned here.
+   */
+  held?: ReadonlyMap<string, readonly string[]>;
   /**
    * Contents' counts of the issue's terms (`termCounts(content, termQuery(issueText))`) that
    * another thread already made, by path; any other file is counted here.
@@ -326,10 +361,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   }
 
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
-  const symbols = new Set(refs.identifiers);
-  for (const d of refs.dotted)
-    for (const part of d.split('.')) if (part.length >= 3) symbols.add(part);
-  for (const r of RECEIVERS) symbols.delete(r);
+  const { named, classMembers } = namesToLocate(refs);
   // Per file and name, the best evidence that the file defines it (grep, or an import followed).
   type Definition = { points: number; reason: string; line: number | undefined };
   const definitions = new Map<string, Map<string, Definition>>();
@@ -345,18 +377,8 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     const known = names.get(name);
     if (!known || known.points < points) names.set(name, { points, reason, line });
   };
-  const named = [...symbols].slice(0, 60);
-  const classMembers = refs.dotted.flatMap((d) => {
-    const parts = d.split('.');
-    return parts.slice(0, -1).flatMap((cls, i) => {
-      const member = parts[i + 1] ?? '';
-      return /^[A-Z]\w*$/.test(cls) && /^\w{3,}$/.test(member) && !RECEIVERS.has(cls)
-        ? [{ cls, member }]
-        : [];
-    });
-  });
   // The code files that hold each name, in one scan: the lookups below read only those.
-  const holding = filesHolding(code, [...named, ...classMembers.flatMap((c) => [c.cls, c.member])]);
+  const holding = filesHolding(code, locatedNames(refs), options.held);
   const holders = (name: string): typeof code => holding.get(name) ?? [];
   for (const id of named) {
     const definers = findDefinitions(holders(id), id);

@@ -1,10 +1,10 @@
 /**
  * Repository map and ranking in a worker thread, so that a one-shot process (`autofix context`)
- * can load the tokenizer on the main thread at the same time. The calling thread also reads half
- * of the files (`loadFilesSync`) and counts the issue's terms in them while the worker reads and
- * counts the other half: reading and counting are most of the work, and the calling thread has
- * nothing else to do. The map comes back with contents only for the best-ranked files
- * (`withoutUnrankedContents`).
+ * can load the tokenizer on the main thread at the same time. The calling thread lists the files
+ * while the worker boots, then each thread reads its share (`loadFilesSync`), counts the issue's
+ * terms in it and finds the names the ranking looks up: that per-file work is most of the work,
+ * and the calling thread has nothing else to do. The map comes back with contents only for the
+ * best-ranked files (`withoutUnrankedContents`).
  * Only from compiled JavaScript (a `.ts` module cannot be a worker under jest); otherwise, and if
  * the worker fails, the caller does the work in its own thread.
  */
@@ -24,8 +24,10 @@ import {
   type RepoMap,
   type RepoMapOptions,
 } from './build-repo-map.js';
-import { listRepoFiles } from './list-repo-files.js';
-import { rankFiles, type Ranking } from './rank-files.js';
+import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
+import { extractIssueRefs } from './extract-issue-refs.js';
+import { nameMatcher, namesIn } from './grep-code.js';
+import { locatedNames, rankFiles, type Ranking } from './rank-files.js';
 import { mayDescribeEveryFile } from './render-repo-outline.js';
 import { termCounts, termQuery, type TermCache, type TermCounts } from './split-words.js';
 
@@ -36,24 +38,29 @@ interface Job {
   outlineBudget: number;
 }
 
-/** Worker → caller: read these paths for me. Caller → worker: `Loaded`. */
-interface LoadRequest {
-  load: string[];
-}
+/** Caller → worker: its share, read (after `Listing`). */
 interface Loaded {
   loaded: [string, LoadedFile][];
   counted: [string, TermCounts][];
+  held: [string, string[]][];
 }
 
-/** Reads `paths` and counts the issue's terms in them: one thread's share of the work. */
+/**
+ * Reads `paths`, counts the issue's terms in them and finds the names the ranking looks up: one
+ * thread's share of the work that is done for every file.
+ */
 function loadAndCount(repo: string, paths: readonly string[], issueText: string): Loaded {
   const loaded = loadFilesSync(repo, paths);
   const query = termQuery(issueText);
+  const names = nameMatcher(locatedNames(extractIssueRefs(issueText)));
   const cache: TermCache = new Map();
-  const counted: Loaded['counted'] = [];
-  for (const [path, l] of loaded)
-    if ('file' in l) counted.push([path, termCounts(l.file.content, query, cache)]);
-  return { loaded, counted };
+  const share: Loaded = { loaded, counted: [], held: [] };
+  for (const [path, l] of loaded) {
+    if (!('file' in l)) continue;
+    share.counted.push([path, termCounts(l.file.content, query, cache)]);
+    share.held.push([path, namesIn(l.file.content, names)]);
+  }
+  return share;
 }
 
 export interface MapAndRanking {
@@ -90,6 +97,18 @@ export function withoutUnrankedContents(
   return { ranking: result.ranking, map: { ...result.map, files } };
 }
 
+/**
+ * This thread's share of the files. The worker starts its share later (it boots while this
+ * thread lists the files), so this thread takes more than half.
+ */
+const CALLER_SHARE = 0.55;
+
+/** Caller → worker, once listed: the files, and which of them the worker reads. */
+interface Listing {
+  listed: ListedFiles;
+  from: number;
+}
+
 /** Starts the work in a worker when this module is compiled JavaScript; undefined otherwise. */
 export function mapAndRankInWorker(
   repo: string,
@@ -100,24 +119,12 @@ export function mapAndRankInWorker(
 ): Promise<MapAndRanking> | undefined {
   const self = fileURLToPath(import.meta.url);
   if (!self.endsWith('.js')) return undefined;
-  return new Promise<MapAndRanking>((resolve, reject) => {
-    const worker = new Worker(self, {
-      workerData: { repo, issueText, outlineBudget } satisfies Job,
-    });
-    worker.on('message', (message: MapAndRanking | LoadRequest) => {
-      if ('load' in message) {
-        // This thread's share of the reading (blocking: it has nothing else to do meanwhile).
-        // Whatever it cannot read, the worker reads (it waits for this answer: always send one).
-        let share: Loaded = { loaded: [], counted: [] };
-        try {
-          share = loadAndCount(repo, message.load, issueText);
-        } catch {
-          // the worker reads them all
-        }
-        worker.postMessage(share satisfies Loaded);
-        whileRanking?.();
-        return;
-      }
+  // The worker boots while this thread lists the files and reads its share.
+  const worker = new Worker(self, {
+    workerData: { repo, issueText, outlineBudget } satisfies Job,
+  });
+  const result = new Promise<MapAndRanking>((resolve, reject) => {
+    worker.once('message', (message: MapAndRanking) => {
       resolve(message);
       void worker.terminate();
     });
@@ -126,28 +133,60 @@ export function mapAndRankInWorker(
       if (code !== 0) reject(new Error(`context worker exited with ${code}`));
     });
   });
+  // Awaited only after the listing: a worker that fails sooner must not be an unhandled rejection.
+  result.catch(() => undefined);
+  return listRepoFiles(repo)
+    .then((listed) => {
+      const from = Math.ceil(listed.paths.length * CALLER_SHARE);
+      worker.postMessage({ listed, from } satisfies Listing);
+      // Blocking: this thread has nothing else to do meanwhile. Whatever it cannot read, the
+      // worker reads (it waits for this answer: always send one).
+      let share: Loaded = { loaded: [], counted: [], held: [] };
+      try {
+        share = loadAndCount(repo, listed.paths.slice(0, from), issueText);
+      } catch {
+        // the worker reads them all
+      }
+      worker.postMessage(share satisfies Loaded);
+      whileRanking?.();
+      return result;
+    })
+    .catch((err: unknown) => {
+      void worker.terminate();
+      throw err;
+    });
 }
 
 /**
- * In the worker: lists the files, hands the second half to the calling thread to read, reads
- * the first half, then maps (with both halves) and ranks.
+ * In the worker: reads its share of the listed files, then maps (with the caller's share) and
+ * ranks.
  */
 async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking> {
-  const listed = await listRepoFiles(job.repo);
-  const half = Math.ceil(listed.paths.length / 2);
-  const theirs = new Promise<Loaded>((resolve) => {
-    port.once('message', (message: Loaded) => resolve(message));
+  const messages: unknown[] = [];
+  const waiting: ((message: unknown) => void)[] = [];
+  port.on('message', (message: unknown) => {
+    const next = waiting.shift();
+    if (next) next(message);
+    else messages.push(message);
   });
-  port.postMessage({ load: listed.paths.slice(half) } satisfies LoadRequest);
-  const mine = loadAndCount(job.repo, listed.paths.slice(0, half), job.issueText);
-  const other = await theirs;
+  const receive = <T>(): Promise<T> =>
+    new Promise<T>((resolve) => {
+      const known = messages.shift();
+      if (known !== undefined) resolve(known as T);
+      else waiting.push((message) => resolve(message as T));
+    });
+  const { listed, from } = await receive<Listing>();
+  const mine = loadAndCount(job.repo, listed.paths.slice(from), job.issueText);
+  const other = await receive<Loaded>();
+  port.removeAllListeners('message');
   const map = await buildRepoMap(job.repo, {
     readSync: true,
     listed,
-    preloaded: new Map([...mine.loaded, ...other.loaded]),
+    preloaded: new Map([...other.loaded, ...mine.loaded]),
   });
-  const counted = new Map([...mine.counted, ...other.counted]);
-  return { map, ranking: rankFiles(map, job.issueText, { counted }) };
+  const counted = new Map([...other.counted, ...mine.counted]);
+  const held = new Map([...other.held, ...mine.held]);
+  return { map, ranking: rankFiles(map, job.issueText, { counted, held }) };
 }
 
 if (!isMainThread && parentPort && (workerData as Job | undefined)?.repo !== undefined) {

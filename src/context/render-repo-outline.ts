@@ -115,6 +115,7 @@ export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number
   for (const [level, render] of attempts) {
     // Not every file's definitions read to learn that their paths alone are too long.
     if (level === 'symbols' && !mayDescribeEveryFile(map.files, budget)) continue;
+    if (level === 'paths' && !mayDescribeEveryFile(others, budget)) continue;
     const text = render();
     // Paths and names run 3-4 characters per token: far over the budget needs no exact count.
     if (text.length / 6 > budget) continue;
