@@ -74,6 +74,8 @@ export const WEIGHTS = {
   definesIdentifier: 30,
   /** Factor for the definition of an exception type the issue names. */
   exceptionType: 0.5,
+  /** Factor for the definition of `Name` when the issue's `Name3` is defined nowhere. */
+  unversioned: 0.5,
   /** The file whose class `Class` defines the `method` of a dotted `Class.method`. */
   definesMember: 30,
   raisesMessage: 30,
@@ -190,6 +192,8 @@ function projectPackages(entries: readonly { path: string; kind: PathKind }[]): 
 export function namesToLocate(refs: IssueRefs): {
   named: string[];
   classMembers: { cls: string; member: string }[];
+  /** Names without their version number (`unversioned`), looked up when the named one is not. */
+  unversioned: string[];
 } {
   const symbols = new Set(refs.identifiers);
   for (const d of refs.dotted)
@@ -204,13 +208,24 @@ export function namesToLocate(refs: IssueRefs): {
         : [];
     });
   });
-  return { named: [...symbols].slice(0, 60), classMembers };
+  const named = [...symbols].slice(0, 60);
+  return { named, classMembers, unversioned: named.flatMap((n) => unversioned(n) ?? []) };
+}
+
+/**
+ * `PersonName3` → `PersonName`: a name with a version number at its end, which an old issue
+ * may use after the code dropped it (Python 2/3 pairs, `V2` classes renamed when the old one
+ * went).
+ */
+function unversioned(name: string): string | undefined {
+  const m = /^([A-Za-z_]\w*?[A-Za-z_])[vV]?\d{1,2}$/.exec(name);
+  return m?.[1] !== undefined && m[1].length >= 4 ? m[1] : undefined;
 }
 
 /** Every name of `namesToLocate`, for `namesIn`/`filesHolding`. */
 export function locatedNames(refs: IssueRefs): string[] {
-  const { named, classMembers } = namesToLocate(refs);
-  return [...named, ...classMembers.flatMap((c) => [c.cls, c.member])];
+  const { named, classMembers, unversioned: bases } = namesToLocate(refs);
+  return [...named, ...classMembers.flatMap((c) => [c.cls, c.member]), ...bases];
 }
 
 export interface RankOptions {
@@ -362,6 +377,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
 
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
   const { named, classMembers } = namesToLocate(refs);
+  const symbols = new Set(named);
   // Per file and name, the best evidence that the file defines it (grep, or an import followed).
   type Definition = { points: number; reason: string; line: number | undefined };
   const definitions = new Map<string, Map<string, Definition>>();
@@ -381,12 +397,22 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   const holding = filesHolding(code, locatedNames(refs), options.held);
   const holders = (name: string): typeof code => holding.get(name) ?? [];
   for (const id of named) {
-    const definers = findDefinitions(holders(id), id);
+    let definers = findDefinitions(holders(id), id);
+    let name = id;
+    let reason = `defines \`${id}\``;
+    let factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
+    // A versioned name defined nowhere (`PersonName3`): the unversioned one, for half.
+    const base = unversioned(id);
+    if (definers.length === 0 && base !== undefined && !symbols.has(base)) {
+      definers = findDefinitions(holders(base), base);
+      name = base;
+      reason = `defines \`${base}\` (the issue's \`${id}\` is defined nowhere)`;
+      factor *= WEIGHTS.unversioned;
+    }
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
     const n = sourceCount(definers);
-    const factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
     for (const d of definers)
-      defines(d.path, id, (WEIGHTS.definesIdentifier * factor) / n, `defines \`${id}\``, d.line);
+      defines(d.path, name, (WEIGHTS.definesIdentifier * factor) / n, reason, d.line);
   }
   // `Class.method`: the file whose class `Class` defines `method` (below it) is where it lives,
   // whichever other files define a `method` or subclass `Class`.

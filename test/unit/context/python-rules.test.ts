@@ -289,3 +289,30 @@ describe('Python ranking rules', () => {
     expect(writer?.reasons).toContain('defines `write_text`');
   });
 });
+
+describe('a versioned name the code no longer defines', () => {
+  const files = {
+    ...noise,
+    'pkg/dataset.py': 'from .valuerep import PersonName\n\nclass Dataset:\n    pass\n',
+    'pkg/valuerep.py': 'class PersonName:\n    def __str__(self):\n        return self.name\n',
+    'pkg/jsonrep.py': 'def to_json(value):\n    return str(value)\n',
+  };
+  const issue =
+    "Make PersonName3 iterable\n```\nTypeError: argument of type 'PersonName3' is not iterable\n```";
+
+  it('points at the definition of the name without its number (`PersonName3` → `PersonName`)', () => {
+    const ranking = rankFiles(mapOf(files), issue);
+    expect(ranking.files[0]?.path).toBe('pkg/valuerep.py');
+    expect(ranking.files[0]?.reasons).toContain(
+      "defines `PersonName` (the issue's `PersonName3` is defined nowhere)",
+    );
+  });
+
+  it('keeps to the versioned name when the code defines it', () => {
+    const withBoth = { ...files, 'pkg/compat.py': 'class PersonName3:\n    pass\n' };
+    const ranking = rankFiles(mapOf(withBoth), issue);
+    expect(ranking.files[0]?.path).toBe('pkg/compat.py');
+    const valuerep = ranking.files.find((f) => f.path === 'pkg/valuerep.py');
+    expect(valuerep?.reasons.join('; ') ?? '').not.toContain('defines `PersonName`');
+  });
+});
