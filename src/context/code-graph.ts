@@ -137,8 +137,13 @@ function importName(path: string): string {
   const m = modulePath(path);
   return m.slice(m.lastIndexOf('/') + 1);
 }
-/** `'./'`, `".."`, `from . import`: an import of the importer's own or parent folder. */
-const BARE_RELATIVE = /['"]\.{1,2}\/?['"]|\bfrom\s+\.+\s+import\b/;
+/**
+ * `'./'`, `".."`, `'./index.js'`, `from . import`: an import of the importer's own or parent
+ * folder, which does not name it.
+ */
+const BARE_RELATIVE = /['"]\.{1,2}(?:\/|\/index(?:\.[cm]?[jt]sx?)?)?['"]|\bfrom\s+\.+\s+import\b/;
+/** The same, as an `importSpecs` specifier. */
+const BARE_SPEC = /^(?:[./]*|\.{1,2}\/index(?:\.[cm]?[jt]sx?)?)$/;
 
 /**
  * Whether `file` may import one of the focus files: it holds one of their import names, or it
@@ -154,14 +159,46 @@ function mayImport(
   return (folders.has(dir) || folders.has(dirOf(dir))) && BARE_RELATIVE.test(file.content);
 }
 
+const JS_FILE = /\.([cm]?[jt]sx?|vue|svelte)$/;
+const PY_FILE = /\.pyi?$/;
+
+/**
+ * What a file imports, as written, before resolution: relative JavaScript specifiers
+ * (`./router`), Python modules (`.core`, `pkg.sub`, and `pkg.sub.name` for each name of a
+ * `from pkg.sub import name`), Go import paths. Per file and pure: another thread can make
+ * them while it reads (`importGraph`'s `specs`).
+ */
+export function importSpecs(path: string, content: string): string[] {
+  const out: string[] = [];
+  if (JS_FILE.test(path)) {
+    for (const m of content.matchAll(JS_IMPORT)) out.push(m[1] ?? '');
+  } else if (PY_FILE.test(path)) {
+    for (const m of content.matchAll(PY_FROM)) {
+      const mod = m[1] ?? '';
+      out.push(mod);
+      for (const [name] of importedNames(m[2] ?? ''))
+        if (name !== '*') out.push(mod.endsWith('.') ? `${mod}${name}` : `${mod}.${name}`);
+    }
+    for (const m of content.matchAll(PY_IMPORT))
+      for (const mod of (m[1] ?? '').split(',')) out.push(mod.trim().split(/\s+/)[0] ?? '');
+  } else if (path.endsWith('.go')) {
+    for (const m of content.matchAll(GO_IMPORT_BLOCK))
+      for (const spec of (m[1] ?? '').matchAll(/"([^"]+)"/g)) out.push(spec[1] ?? '');
+    for (const m of content.matchAll(GO_IMPORT_LINE)) out.push(m[1] ?? '');
+  }
+  return out;
+}
+
 /**
  * Import edges: file → files it imports (resolved inside the repository only). With `focus`,
  * only the edges that touch those files: their imports, and the files that import them (only
- * files that name one of them are read).
+ * files that name one of them are read). `specs` are `importSpecs` another thread already made,
+ * by path: then no content is read.
  */
 export function importGraph(
   files: readonly GraphFile[],
   focus?: readonly string[],
+  specs?: ReadonlyMap<string, readonly string[]>,
 ): Map<string, Set<string>> {
   const all = new Set(files.map((f) => f.path));
   const byModule = new Map<string, string[]>();
@@ -221,39 +258,27 @@ export function importGraph(
       : undefined;
   const folders = new Set((focus ?? []).map(dirOf));
   for (const f of files) {
-    if (focused && !focused.has(f.path) && !mayImport(f, names, folders)) continue;
+    const other = focused !== undefined && !focused.has(f.path);
+    const known = specs?.get(f.path);
+    if (other && known === undefined && !mayImport(f, names, folders)) continue;
+    let list = known ?? importSpecs(f.path, f.content);
+    // Another file reaches a focus file only by a specifier that names it or a bare folder.
+    if (other) list = list.filter((spec) => names?.test(spec) === true || BARE_SPEC.test(spec));
     const edges = new Set<string>();
-    if (/\.([cm]?[jt]sx?|vue|svelte)$/.test(f.path)) {
-      for (const m of f.content.matchAll(JS_IMPORT)) {
-        const r = resolveJs(f.path, m[1] ?? '');
+    if (JS_FILE.test(f.path)) {
+      for (const spec of list) {
+        const r = resolveJs(f.path, spec);
         if (r) edges.add(r);
       }
-    } else if (/\.pyi?$/.test(f.path)) {
-      for (const m of f.content.matchAll(PY_FROM)) {
-        const mod = m[1] ?? '';
-        const found = resolvePy(f.path, mod);
-        if (found.length > 0) found.forEach((p) => edges.add(p));
-        for (const [name] of importedNames(m[2] ?? ''))
-          if (name !== '*')
-            resolvePy(f.path, mod.endsWith('.') ? `${mod}${name}` : `${mod}.${name}`).forEach((p) =>
-              edges.add(p),
-            );
-      }
-      for (const m of f.content.matchAll(PY_IMPORT))
-        for (const mod of (m[1] ?? '').split(','))
-          resolvePy(f.path, mod.trim().split(/\s+/)[0] ?? '').forEach((p) => edges.add(p));
+    } else if (PY_FILE.test(f.path)) {
+      for (const spec of list) resolvePy(f.path, spec).forEach((p) => edges.add(p));
     } else if (f.path.endsWith('.go') && goModule) {
-      const specs: string[] = [];
-      for (const m of f.content.matchAll(GO_IMPORT_BLOCK))
-        for (const s of (m[1] ?? '').matchAll(/"([^"]+)"/g)) specs.push(s[1] ?? '');
-      for (const m of f.content.matchAll(GO_IMPORT_LINE)) specs.push(m[1] ?? '');
-      for (const spec of specs)
+      for (const spec of list)
         if (spec.startsWith(`${goModule}/`))
           for (const p of byDir.get(spec.slice(goModule.length + 1)) ?? []) edges.add(p);
     }
     edges.delete(f.path);
-    if (focused && !focused.has(f.path))
-      for (const e of edges) if (!focused.has(e)) edges.delete(e);
+    if (other) for (const e of edges) if (!focused.has(e)) edges.delete(e);
     if (edges.size > 0) graph.set(f.path, edges);
   }
   return graph;

@@ -229,6 +229,8 @@ export function locatedNames(refs: IssueRefs): string[] {
 }
 
 export interface RankOptions {
+  /** `importSpecs` of the files that another thread already made, by path. */
+  importSpecs?: ReadonlyMap<string, readonly string[]>;
   /**
    * The names of `locatedNames` each file holds (`namesIn`), that another thread already found,
    * by path; any other file is scanned here.
@@ -601,6 +603,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     const graph = importGraph(
       map.files,
       top.map((t) => t.path),
+      options.importSpecs,
     );
     const importers = new Map<string, string[]>();
     for (const [from, tos] of graph)

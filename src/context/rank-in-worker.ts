@@ -2,9 +2,9 @@
  * Repository map and ranking in a worker thread, so that a one-shot process (`autofix context`)
  * can load the tokenizer on the main thread at the same time. The calling thread lists the files
  * while the worker boots, then each thread reads its share (`loadFilesSync`), counts the issue's
- * terms in it and finds the names the ranking looks up: that per-file work is most of the work,
- * and the calling thread has nothing else to do. The map comes back with contents only for the
- * best-ranked files (`withoutUnrankedContents`).
+ * terms in it, finds the names the ranking looks up and what each file imports: that per-file
+ * work is most of the work, and the calling thread has nothing else to do. The map comes back
+ * with contents only for the best-ranked files (`withoutUnrankedContents`).
  * Only from compiled JavaScript (a `.ts` module cannot be a worker under jest); otherwise, and if
  * the worker fails, the caller does the work in its own thread.
  */
@@ -25,6 +25,7 @@ import {
   type RepoMapOptions,
 } from './build-repo-map.js';
 import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
+import { importSpecs } from './code-graph.js';
 import { extractIssueRefs } from './extract-issue-refs.js';
 import { nameMatcher, namesIn } from './grep-code.js';
 import { locatedNames, rankFiles, type Ranking } from './rank-files.js';
@@ -43,6 +44,7 @@ interface Loaded {
   loaded: [string, LoadedFile][];
   counted: [string, TermCounts][];
   held: [string, string[]][];
+  specs: [string, string[]][];
 }
 
 /**
@@ -54,11 +56,12 @@ function loadAndCount(repo: string, paths: readonly string[], issueText: string)
   const query = termQuery(issueText);
   const names = nameMatcher(locatedNames(extractIssueRefs(issueText)));
   const cache: TermCache = new Map();
-  const share: Loaded = { loaded, counted: [], held: [] };
+  const share: Loaded = { loaded, counted: [], held: [], specs: [] };
   for (const [path, l] of loaded) {
     if (!('file' in l)) continue;
     share.counted.push([path, termCounts(l.file.content, query, cache)]);
     share.held.push([path, namesIn(l.file.content, names)]);
+    share.specs.push([path, importSpecs(path, l.file.content)]);
   }
   return share;
 }
@@ -141,7 +144,7 @@ export function mapAndRankInWorker(
       worker.postMessage({ listed, from } satisfies Listing);
       // Blocking: this thread has nothing else to do meanwhile. Whatever it cannot read, the
       // worker reads (it waits for this answer: always send one).
-      let share: Loaded = { loaded: [], counted: [], held: [] };
+      let share: Loaded = { loaded: [], counted: [], held: [], specs: [] };
       try {
         share = loadAndCount(repo, listed.paths.slice(0, from), issueText);
       } catch {
@@ -186,7 +189,8 @@ async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking>
   });
   const counted = new Map([...other.counted, ...mine.counted]);
   const held = new Map([...other.held, ...mine.held]);
-  return { map, ranking: rankFiles(map, job.issueText, { counted, held }) };
+  const importSpecs = new Map([...other.specs, ...mine.specs]);
+  return { map, ranking: rankFiles(map, job.issueText, { counted, held, importSpecs }) };
 }
 
 if (!isMainThread && parentPort && (workerData as Job | undefined)?.repo !== undefined) {

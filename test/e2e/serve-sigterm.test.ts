@@ -294,11 +294,18 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       expect(remote('show', `${branch}:src/math.js`)).toContain('return a + b;');
       expect(remote('rev-parse', 'refs/heads/main')).toBe(mainBefore);
       expect(llm.chatRequests()).toHaveLength(5);
+      // The status comment is edited after the PR opens; a loaded CI machine (other jest
+      // workers, tsc) has taken over 10 s for that here. The restarted serve's log says why.
       await waitFor(
         () => [...github!.comments.values()].find((c) => c.body.includes('🚀')),
-        10_000,
+        30_000,
         'the final status',
-      );
+      ).catch((err: Error) => {
+        const statuses = [...github!.comments.values()].map((c) => c.body.split('\n')[0]);
+        throw new Error(
+          `${err.message}\n--- comments ---\n${statuses.join('\n')}\n--- restarted serve ---\n${second.output()}`,
+        );
+      });
       expect(
         [...github.comments.values()]
           .flatMap((c) => c.history)

@@ -5,9 +5,16 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { importGraph } from '../../../src/context/code-graph.js';
+import { importGraph, importSpecs } from '../../../src/context/code-graph.js';
 
 type File = { path: string; content: string };
+
+/** The focused graph from specifiers made beforehand, with every content but go.mod's gone. */
+function fromSpecs(files: File[], focus: readonly string[]): Map<string, Set<string>> {
+  const specs = new Map(files.map((f) => [f.path, importSpecs(f.path, f.content)]));
+  const blank = files.map((f) => (f.path === 'go.mod' ? f : { ...f, content: '' }));
+  return importGraph(blank, focus, specs);
+}
 
 function touching(graph: Map<string, Set<string>>, focus: readonly string[]): string[] {
   const wanted = new Set(focus);
@@ -36,6 +43,8 @@ const fixtures: File[] = [
   { path: 'lib/router/index.js', content: "const layer = require('./layer')\n" },
   { path: 'lib/router/layer.js', content: "const r = require('..')\nconst s = require('./')\n" },
   { path: 'lib/router/route/route.js', content: "const router = require('..')\n" },
+  { path: 'lib/router/sibling.js', content: "const router = require('./index')\n" },
+  { path: 'lib/router/route/deep.js', content: "import r from '../index.js'\n" },
   { path: 'lib/app.mjs', content: "import router from './router/index.js'\n" },
   { path: 'pkg/__init__.py', content: 'from .core import Dataset\n' },
   { path: 'pkg/core.py', content: 'from . import *\n' },
@@ -55,6 +64,7 @@ describe('importGraph with a focus', () => {
     for (const f of fixtures) {
       const focus = [f.path];
       expect(touching(importGraph(fixtures, focus), focus)).toEqual(touching(full, focus));
+      expect(touching(fromSpecs(fixtures, focus), focus)).toEqual(touching(full, focus));
     }
     const focus = ['lib/router/index.js', 'pkg/__init__.py', 'srv/srv.go'];
     expect(touching(importGraph(fixtures, focus), focus)).toEqual(touching(full, focus));
@@ -62,6 +72,8 @@ describe('importGraph with a focus', () => {
     expect(touching(full, focus)).toEqual(
       expect.arrayContaining([
         'lib/router/route/route.js -> lib/router/index.js',
+        'lib/router/sibling.js -> lib/router/index.js',
+        'lib/router/route/deep.js -> lib/router/index.js',
         'pkg/core.py -> pkg/__init__.py',
         'pkg/sub/leaf.py -> pkg/__init__.py',
       ]),
@@ -77,6 +89,7 @@ describe('importGraph with a focus', () => {
       const focus = picks.slice(i, i + 5);
       const focused = importGraph(files, focus);
       expect(touching(focused, focus)).toEqual(touching(full, focus));
+      expect(touching(fromSpecs(files, focus), focus)).toEqual(touching(full, focus));
       // Nothing else: the edges between two other files are not looked for.
       expect(touching(focused, [...focused.keys()]).length).toBe(touching(focused, focus).length);
     }
