@@ -104,14 +104,18 @@ export function filesHolding<F extends GrepFile>(
   return out;
 }
 
-/** Files that define `name`, with the line of the first definition. */
-export function findDefinitions(files: readonly GrepFile[], name: string): Hit[] {
+/**
+ * Files that define `name`, with the line of the first definition. With `limit`, it stops at
+ * `limit + 1` files: a caller for whom more than `limit` say nothing need not read the rest.
+ */
+export function findDefinitions(files: readonly GrepFile[], name: string, limit = Infinity): Hit[] {
   const pattern = definitionPattern(name);
   const out: Hit[] = [];
   for (const f of files) {
     if (!f.content.includes(name)) continue;
     const m = pattern.exec(f.content);
     if (m) out.push({ path: f.path, line: lineAt(f.content, m.index) });
+    if (out.length > limit) break;
   }
   return out;
 }

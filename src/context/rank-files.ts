@@ -399,14 +399,14 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   const holding = filesHolding(code, locatedNames(refs), options.held);
   const holders = (name: string): typeof code => holding.get(name) ?? [];
   for (const id of named) {
-    let definers = findDefinitions(holders(id), id);
+    let definers = findDefinitions(holders(id), id, MAX_HITS);
     let name = id;
     let reason = `defines \`${id}\``;
     let factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
     // A versioned name defined nowhere (`PersonName3`): the unversioned one, for half.
     const base = unversioned(id);
     if (definers.length === 0 && base !== undefined && !symbols.has(base)) {
-      definers = findDefinitions(holders(base), base);
+      definers = findDefinitions(holders(base), base, MAX_HITS);
       name = base;
       reason = `defines \`${base}\` (the issue's \`${id}\` is defined nowhere)`;
       factor *= WEIGHTS.unversioned;
@@ -460,6 +460,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     for (const f of holders(id)) {
       const m = reads.exec(f.content);
       if (m) readers.push({ path: f.path, line: f.content.slice(0, m.index).split('\n').length });
+      if (readers.length > MAX_HITS) break; // too many: dropped below
     }
     if (readers.length === 0 || readers.length > MAX_HITS) continue;
     const n = sourceCount(readers);
