@@ -4,6 +4,7 @@
  * dotted module paths (`pkg.sub.mod` → `pkg/sub/mod.py`) and the import graph (relative
  * JavaScript/TypeScript imports, Python imports, Go package imports), one hop. Pure.
  */
+import { escapeRegExp } from './grep-code.js';
 
 export interface GraphFile {
   path: string;
@@ -252,10 +253,7 @@ export function importGraph(
   const graph = new Map<string, Set<string>>();
   const focused = focus ? new Set(focus) : undefined;
   const nameList = [...new Set((focus ?? []).map(importName))].filter((n) => n !== '');
-  const names =
-    nameList.length > 0
-      ? new RegExp(nameList.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))
-      : undefined;
+  const names = nameList.length > 0 ? new RegExp(nameList.map(escapeRegExp).join('|')) : undefined;
   const folders = new Set((focus ?? []).map(dirOf));
   for (const f of files) {
     const other = focused !== undefined && !focused.has(f.path);

@@ -17,7 +17,8 @@ export interface Hit {
   partial?: boolean;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `s` as a literal inside a regular expression. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function lineAt(content: string, index: number): number {
   let line = 1;
@@ -33,7 +34,7 @@ function lineAt(content: string, index: number): number {
  * Python module-level `name =`.
  */
 export function definitionPattern(name: string): RegExp {
-  const n = escape(name);
+  const n = escapeRegExp(name);
   return new RegExp(
     [
       `\\b(?:function\\*?|class|def|fn|func|interface|struct|trait|enum|type|module|object)\\s+${n}\\b`,
@@ -65,7 +66,7 @@ export function nameMatcher(names: readonly string[]): NameMatcher {
     .filter((n) => n !== '')
     .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   return {
-    pattern: wanted.length > 0 ? new RegExp(wanted.map(escape).join('|'), 'g') : undefined,
+    pattern: wanted.length > 0 ? new RegExp(wanted.map(escapeRegExp).join('|'), 'g') : undefined,
     within: new Map(wanted.map((n) => [n, wanted.filter((m) => m !== n && n.includes(m))])),
     size: wanted.length,
   };

@@ -30,6 +30,7 @@ import {
 import { extractIssueRefs, withoutLinks, type IssueRefs } from './extract-issue-refs.js';
 import {
   definitionPattern,
+  escapeRegExp,
   filesHolding,
   findDefinitions,
   findMessage,
@@ -379,7 +380,6 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
 
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
   const { named, classMembers } = namesToLocate(refs);
-  const symbols = new Set(named);
   // Per file and name, the best evidence that the file defines it (grep, or an import followed).
   type Definition = { points: number; reason: string; line: number | undefined };
   const definitions = new Map<string, Map<string, Definition>>();
@@ -405,7 +405,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     let factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
     // A versioned name defined nowhere (`PersonName3`): the unversioned one, for half.
     const base = unversioned(id);
-    if (definers.length === 0 && base !== undefined && !symbols.has(base)) {
+    if (definers.length === 0 && base !== undefined && !named.includes(base)) {
       definers = findDefinitions(holders(base), base, MAX_HITS);
       name = base;
       reason = `defines \`${base}\` (the issue's \`${id}\` is defined nowhere)`;
@@ -452,7 +452,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   // `app.config["FOO"]`, `getattr(settings, "FOO")`): where a setting's behaviour lives.
   for (const id of named) {
     if (id.length < 4) continue;
-    const name = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const name = escapeRegExp(id);
     const reads = new RegExp(
       `\\b(?:settings|config|conf|cfg|options|opts)\\s*(?:\\.\\s*${name}\\b|\\[\\s*['"]${name}['"]\\s*\\]|\\.get\\(\\s*['"]${name}['"])|getattr\\(\\s*(?:settings|config|conf)\\s*,\\s*['"]${name}['"]`,
     );

@@ -130,9 +130,9 @@ export function termQuery(text: string): TermQuery {
 /** Per identifier: the query's terms among its terms. Shared by the documents of one query. */
 export type TermCache = Map<string, readonly string[]>;
 
-const isIdentifierPart = (c: number): boolean =>
-  isLowerCode(c) || isUpperCode(c) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+const isIdentifierPart = (c: number): boolean =>
+  isLowerCode(c) || isUpperCode(c) || isDigitCode(c) || c === 95 || c === 36;
 
 /**
  * How often each query term occurs in `text`, as `splitWords(text)` would list it, and the
