@@ -8,7 +8,13 @@ import { countTokens } from '../llm/count-tokens.js';
 import { fence } from '../llm/quote-untrusted.js';
 import type { RepoMap, RepoFile } from './build-repo-map.js';
 import type { RankedFile, Ranking } from './rank-files.js';
-import { relevantLines, selectLines, shownRanges } from './select-lines.js';
+import {
+  lazyCosts,
+  relevantLines,
+  selectLines,
+  shownRanges,
+  type LineCost,
+} from './select-lines.js';
 
 export interface CodeContextOptions {
   /** Tokens (o200k) the whole text may use. */
@@ -25,7 +31,11 @@ export interface ContextFile {
   lines: number;
   shown: [number, number][];
   truncated: boolean;
-  fullTokens: number;
+  /**
+   * The whole file's tokens; undefined for a file so long that no budget could hold it (more
+   * lines than the budget has tokens), which is never counted whole.
+   */
+  fullTokens?: number;
 }
 
 export interface OmittedFile {
@@ -52,8 +62,11 @@ interface Candidate {
   ranked: RankedFile;
   rank: number;
   lines: string[];
-  lineTokens: number[];
-  fullTokens: number;
+  /** Tokens of line i and its newline, counted on first use. */
+  cost: LineCost;
+  /** Exact, or undefined when over any budget (then `sizeForFit` is a lower bound). */
+  fullTokens: number | undefined;
+  sizeForFit: number;
   anchors: number[];
 }
 
@@ -74,10 +87,15 @@ const extensionOf = (path: string): string =>
   /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
 
 function renderFile(c: Candidate, cap: number): { text: string; entry: ContextFile } {
-  const whole = c.fullTokens <= cap;
+  const whole = c.fullTokens !== undefined && c.fullTokens <= cap;
   const selected = whole
     ? new Array<boolean>(c.lines.length).fill(true)
-    : selectLines(c.lineTokens, c.anchors, Math.max(0, cap - 12 * (c.anchors.length + 1)));
+    : selectLines(
+        c.lines.length,
+        c.cost,
+        c.anchors,
+        Math.max(0, cap - 12 * (c.anchors.length + 1)),
+      );
   const ranges = shownRanges(selected);
   const body: string[] = [];
   let next = 1;
@@ -101,7 +119,7 @@ function renderFile(c: Candidate, cap: number): { text: string; entry: ContextFi
       lines: c.lines.length,
       shown: ranges,
       truncated: !whole,
-      fullTokens: c.fullTokens,
+      ...(c.fullTokens !== undefined ? { fullTokens: c.fullTokens } : {}),
     },
   };
 }
@@ -127,6 +145,16 @@ function renderNotes(files: ContextFile[], omitted: OmittedFile[], weak: RankedF
   return notes.length > 0 ? `## Context notes\n${notes.join('\n')}` : '';
 }
 
+/** The whole file's tokens, counted now if they were not (a file left out says its size). */
+function tokensOf(c: Candidate): number {
+  if (c.fullTokens === undefined) {
+    let sum = 0;
+    for (let l = 0; l < c.lines.length; l++) sum += c.cost(l);
+    c.fullTokens = sum;
+  }
+  return c.fullTokens;
+}
+
 export function buildCodeContext(
   map: RepoMap,
   ranking: Ranking,
@@ -135,21 +163,30 @@ export function buildCodeContext(
   const { budget } = options;
   const maxFiles = options.maxFiles ?? 12;
   const byPath = new Map(map.files.map((f) => [f.path, f]));
-  const terms = new Set(ranking.terms);
   const candidates: Candidate[] = [];
   ranking.files.slice(0, maxFiles).forEach((ranked, i) => {
     const file = byPath.get(ranked.path);
     if (!file) return;
     const lines = file.content.replace(/\n$/, '').split('\n');
-    const lineTokens = lines.map((l) => countTokens(l) + 1);
+    const cost = lazyCosts(lines.length, (l) => countTokens(lines[l] ?? '') + 1);
+    // Every line costs at least its newline, and a line with text one more: a file with more
+    // than the budget by that count is cut whatever the other files are, and only the lines
+    // shown are counted (the central modules of large projects have 5,000–10,000 lines).
+    const atLeast = lines.reduce((sum, l) => sum + (l === '' ? 1 : 2), 0);
+    let fullTokens: number | undefined;
+    if (atLeast <= budget) {
+      fullTokens = 0;
+      for (let l = 0; l < lines.length; l++) fullTokens += cost(l);
+    }
     candidates.push({
       file,
       ranked,
       rank: i + 1,
       lines,
-      lineTokens,
-      fullTokens: lineTokens.reduce((a, b) => a + b, 0),
-      anchors: relevantLines(lines, ranked.focusLines, terms, ranking.refs.identifiers),
+      cost,
+      fullTokens,
+      sizeForFit: fullTokens ?? atLeast,
+      anchors: relevantLines(lines, ranked.focusLines, ranking.query, ranking.refs.identifiers),
     });
   });
   const weak = ranking.files.slice(maxFiles);
@@ -161,8 +198,9 @@ export function buildCodeContext(
   let filesBudget = budget;
   for (;;) {
     const available = filesBudget - HEADER_TOKENS * candidates.length - 40 - 25 * omitted.length;
+    // A lower bound over the budget stands for the exact size: both are over any cap.
     const cap = fitCap(
-      candidates.map((c) => c.fullTokens),
+      candidates.map((c) => c.sizeForFit),
       available,
     );
     const last = candidates[candidates.length - 1];
@@ -170,9 +208,9 @@ export function buildCodeContext(
       candidates.pop();
       omitted.push({
         path: last.file.path,
-        reason: `rank ${last.rank}, ${last.fullTokens} tokens: no room in the budget`,
+        reason: `rank ${last.rank}, ${tokensOf(last)} tokens: no room in the budget`,
         rank: last.rank,
-        fullTokens: last.fullTokens,
+        fullTokens: tokensOf(last),
       });
       continue;
     }

@@ -43,9 +43,15 @@ export interface RepoMap {
   skipped: SkippedFile[];
 }
 
-export interface RepoMapOptions {
-  /** Larger files are listed as skipped (default 256 KiB). */
+/** How large a file may be and still be read; larger ones are listed as skipped (`too-large`). */
+export interface FileSizeLimits {
+  /** Source code (a language `languageOf` knows, not prose): default 1 MiB. */
+  maxCodeBytes?: number;
+  /** Everything else (docs, data, config): default 256 KiB. */
   maxFileBytes?: number;
+}
+
+export interface RepoMapOptions extends FileSizeLimits {
   /** Total bytes read; later files are skipped with reason `limit` (default 64 MiB). */
   maxTotalBytes?: number;
   /** A job worktree's git directory: git is told it, never follows the `.git` link. */
@@ -59,13 +65,36 @@ export interface RepoMapOptions {
   /** The listing, when the caller already has it (`listRepoFiles` with the same root and gitDir). */
   listed?: ListedFiles;
   /**
-   * Files another thread already loaded with `loadFilesSync` (same `maxFileBytes`), by path: used
+   * Files another thread already loaded with `loadFilesSync` (same size limits), by path: used
    * as they are; any other listed path is read here. The map is the same as without them.
    */
   preloaded?: ReadonlyMap<string, LoadedFile>;
 }
 
-const DEFAULT_MAX_FILE_BYTES = 256 * 1024;
+/**
+ * The central modules of large projects are large: mypy's `checker.py` (445 KiB), matplotlib's
+ * `axes/_axes.py`, xarray's `dataset.py` (over 300 KiB). Left out, no issue could be localized to
+ * them and no fix could see them. Code gets a higher limit than data and prose, whose large
+ * files are tables, notebooks and changelogs.
+ */
+const DEFAULT_LIMITS: Required<FileSizeLimits> = {
+  maxCodeBytes: 1024 * 1024,
+  maxFileBytes: 256 * 1024,
+};
+
+function limitFor(path: string, limits: Required<FileSizeLimits>): number {
+  const language = languageOf(path);
+  return language === undefined || language === 'markdown'
+    ? limits.maxFileBytes
+    : limits.maxCodeBytes;
+}
+
+function limitsOf(options: FileSizeLimits): Required<FileSizeLimits> {
+  return {
+    maxCodeBytes: options.maxCodeBytes ?? DEFAULT_LIMITS.maxCodeBytes,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
+  };
+}
 
 const BINARY_EXTENSIONS = new Set(
   (
@@ -131,14 +160,14 @@ function loadBuffer(path: string, buffer: Buffer): Loaded {
   };
 }
 
-async function load(root: string, path: string, maxFileBytes: number): Promise<Loaded> {
+async function load(root: string, path: string, limits: Required<FileSizeLimits>): Promise<Loaded> {
   const byName = skipByName(path);
   if (byName) return { skipped: { path, reason: byName } };
   try {
     const stat = await lstat(join(root, path));
     if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
     if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
-    if (stat.size > maxFileBytes)
+    if (stat.size > limitFor(path, limits))
       return { skipped: { path, reason: 'too-large', bytes: stat.size } };
     return loadBuffer(path, await readFile(join(root, path)));
   } catch {
@@ -148,14 +177,14 @@ async function load(root: string, path: string, maxFileBytes: number): Promise<L
 }
 
 /** `load` with blocking reads (`RepoMapOptions.readSync`). */
-function loadSync(root: string, path: string, maxFileBytes: number): Loaded {
+function loadSync(root: string, path: string, limits: Required<FileSizeLimits>): Loaded {
   const byName = skipByName(path);
   if (byName) return { skipped: { path, reason: byName } };
   try {
     const stat = lstatSync(join(root, path));
     if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
     if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
-    if (stat.size > maxFileBytes)
+    if (stat.size > limitFor(path, limits))
       return { skipped: { path, reason: 'too-large', bytes: stat.size } };
     return loadBuffer(path, readFileSync(join(root, path)));
   } catch {
@@ -167,13 +196,14 @@ function loadSync(root: string, path: string, maxFileBytes: number): Loaded {
 export function loadFilesSync(
   root: string,
   paths: readonly string[],
-  maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+  options: FileSizeLimits = {},
 ): [string, LoadedFile][] {
-  return paths.map((p) => [p, loadSync(root, p, maxFileBytes)]);
+  const limits = limitsOf(options);
+  return paths.map((p) => [p, loadSync(root, p, limits)]);
 }
 
 export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const limits = limitsOf(options);
   const maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
   const { paths, source } =
     options.listed ?? (await listRepoFiles(root, options.gitDir ? { gitDir: options.gitDir } : {}));
@@ -189,9 +219,9 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
       continue;
     }
     const loadedBatch = options.readSync
-      ? batch.map((p) => preloaded?.get(p) ?? loadSync(root, p, maxFileBytes))
+      ? batch.map((p) => preloaded?.get(p) ?? loadSync(root, p, limits))
       : await Promise.all(
-          batch.map(async (p) => preloaded?.get(p) ?? (await load(root, p, maxFileBytes))),
+          batch.map(async (p) => preloaded?.get(p) ?? (await load(root, p, limits))),
         );
     for (const loaded of loadedBatch) {
       if ('skipped' in loaded) skipped.push(loaded.skipped);

@@ -35,6 +35,8 @@ import {
   findDefinitions,
   findMessage,
   findOption,
+  lineAt,
+  matchNear,
   type Hit,
 } from './grep-code.js';
 import {
@@ -43,6 +45,7 @@ import {
   termQuery,
   type TermCache,
   type TermCounts,
+  type TermQuery,
 } from './split-words.js';
 
 export interface RankedFile {
@@ -57,8 +60,8 @@ export interface RankedFile {
 export interface Ranking {
   files: RankedFile[];
   refs: IssueRefs;
-  /** BM25 query terms taken from the issue. */
-  terms: string[];
+  /** The issue's terms (BM25's query) and the pattern that finds them in code. */
+  query: TermQuery;
   /** Files the issue names that the map skipped (binary, too large, …): never silently lost. */
   unavailable: SkippedFile[];
 }
@@ -425,17 +428,13 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     const withMember = new Set(holders(member));
     for (const f of holders(cls)) {
       if (!withMember.has(f)) continue;
-      const c = classRe.exec(f.content);
-      if (!c) continue;
-      const rest = f.content.slice(c.index);
-      const m = memberRe.exec(rest);
+      const c = matchNear(f.content, cls, classRe);
+      if (c < 0) continue;
+      const m = matchNear(f.content, member, memberRe, f.content.lastIndexOf('\n', c) + 1);
       // A method: indented under the class, not a top-level function further down.
-      const lineStart = rest.lastIndexOf('\n', m?.index ?? 0) + 1;
-      if (m && /^[ \t]+/.test(rest.slice(lineStart, lineStart + 1)))
-        owners.push({
-          path: f.path,
-          line: f.content.slice(0, c.index + m.index).split('\n').length,
-        });
+      const lineStart = m < 0 ? -1 : f.content.lastIndexOf('\n', m) + 1;
+      if (m >= 0 && /^[ \t]+/.test(f.content.slice(lineStart, lineStart + 1)))
+        owners.push({ path: f.path, line: lineAt(f.content, m) });
     }
     if (owners.length === 0 || owners.length > 3) continue;
     for (const o of owners)
@@ -458,8 +457,8 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     );
     const readers: Hit[] = [];
     for (const f of holders(id)) {
-      const m = reads.exec(f.content);
-      if (m) readers.push({ path: f.path, line: f.content.slice(0, m.index).split('\n').length });
+      const at = matchNear(f.content, id, reads);
+      if (at >= 0) readers.push({ path: f.path, line: lineAt(f.content, at) });
       if (readers.length > MAX_HITS) break; // too many: dropped below
     }
     if (readers.length === 0 || readers.length > MAX_HITS) continue;
@@ -659,5 +658,5 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
       reasons: e.reasons,
       focusLines: [...e.focusLines].sort((a, b) => a - b),
     }));
-  return { files, refs, terms, unavailable };
+  return { files, refs, query, unavailable };
 }

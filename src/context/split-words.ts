@@ -135,42 +135,56 @@ const isIdentifierPart = (c: number): boolean =>
   isLowerCode(c) || isUpperCode(c) || isDigitCode(c) || c === 95 || c === 36;
 
 /**
- * How often each query term occurs in `text`, as `splitWords(text)` would list it, and the
- * text's length in identifiers. Both by native pattern scans rather than a split of every
- * identifier (`autofix context` reads thousands of files per issue): the query's needles find the
- * identifiers that can hold its terms, and only those are split, each once per query.
+ * How often each query term occurs in `text`, as `splitWords(text)` would list it, by a native
+ * pattern scan rather than a split of every identifier (`autofix context` reads thousands of
+ * files per issue): the query's needles find the identifiers that can hold its terms, and only
+ * those are split, each once per query.
+ */
+export function countTerms(
+  text: string,
+  query: TermQuery,
+  cache: TermCache = new Map(),
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  const needles = query.needles;
+  if (!needles) return counts;
+  needles.lastIndex = 0;
+  // `test` rather than `exec`: no match object per hit (hundreds of thousands per repository).
+  // A needle is made of identifier characters, so the identifier around the hit is found from
+  // the hit's end, both ways.
+  while (needles.test(text)) {
+    let end = needles.lastIndex;
+    let start = end - 1;
+    while (start > 0 && isIdentifierPart(text.charCodeAt(start - 1))) start--;
+    // The identifier pattern cannot start with a digit: `2fa` holds the identifier `fa`.
+    while (isDigitCode(text.charCodeAt(start))) start++;
+    while (end < text.length && isIdentifierPart(text.charCodeAt(end))) end++;
+    needles.lastIndex = end; // the next match is in a later identifier
+    if (end - start < 2 || end - start > 60) continue;
+    const word = text.slice(start, end);
+    let kept = cache.get(word);
+    if (kept === undefined) {
+      kept = termsOf(word.includes('$') ? word.replace(/\$/g, '') : word).filter((t) =>
+        query.keep.has(t),
+      );
+      cache.set(word, kept);
+    }
+    for (const t of kept) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * `countTerms`, and the text's length in identifiers for BM25 (one native scan: a term count
+ * would need a split of every identifier).
  */
 export function termCounts(
   text: string,
   query: TermQuery,
   cache: TermCache = new Map(),
 ): TermCounts {
-  const counts = new Map<string, number>();
-  const needles = query.needles;
-  if (needles) {
-    needles.lastIndex = 0;
-    for (let m = needles.exec(text); m !== null; m = needles.exec(text)) {
-      let start = m.index;
-      while (start > 0 && isIdentifierPart(text.charCodeAt(start - 1))) start--;
-      // The identifier pattern cannot start with a digit: `2fa` holds the identifier `fa`.
-      while (isDigitCode(text.charCodeAt(start))) start++;
-      let end = m.index + m[0].length;
-      while (end < text.length && isIdentifierPart(text.charCodeAt(end))) end++;
-      needles.lastIndex = end; // the next match is in a later identifier
-      if (end - start < 2 || end - start > 60) continue;
-      const word = text.slice(start, end);
-      let kept = cache.get(word);
-      if (kept === undefined) {
-        kept = termsOf(word.includes('$') ? word.replace(/\$/g, '') : word).filter((t) =>
-          query.keep.has(t),
-        );
-        cache.set(word, kept);
-      }
-      for (const t of kept) counts.set(t, (counts.get(t) ?? 0) + 1);
-    }
-  }
   let length = 0;
   const identifiers = new RegExp(IDENTIFIER.source, 'g');
   while (identifiers.test(text)) length++;
-  return { counts, length };
+  return { counts: countTerms(text, query, cache), length };
 }

@@ -16,8 +16,9 @@
  * would write back only that part. Callers show those formats the whole file (`wholeView`).
  */
 import { countTokens } from '../../llm/count-tokens.js';
+import { termQuery, type TermQuery } from '../../context/split-words.js';
 import { fitCap } from '../../context/build-code-context.js';
-import { relevantLines, selectLines, shownRanges } from '../../context/select-lines.js';
+import { lazyCosts, relevantLines, selectLines, shownRanges } from '../../context/select-lines.js';
 
 /**
  * A file up to this many tokens (~24 KB of code) is shown whole: with the issue, plan, code
@@ -47,8 +48,8 @@ export interface FileFocus {
   ranges: readonly (readonly [number, number])[];
   /** 1-based lines pointed at, e.g. by a compiler error. */
   lines: readonly number[];
-  /** Words (see splitWords) and identifiers of the issue and plan; lines rich in them count. */
-  terms: ReadonlySet<string>;
+  /** Words (see `termQuery`) and identifiers of the issue and plan; lines rich in them count. */
+  terms: TermQuery;
   identifiers: readonly string[];
 }
 
@@ -68,7 +69,12 @@ export interface ViewLimits {
   cap: number;
 }
 
-export const NO_FOCUS: FileFocus = { ranges: [], lines: [], terms: new Set(), identifiers: [] };
+export const NO_FOCUS: FileFocus = {
+  ranges: [],
+  lines: [],
+  terms: termQuery(''),
+  identifiers: [],
+};
 
 const splitFileLines = (content: string): string[] => content.replace(/\n$/, '').split('\n');
 
@@ -104,11 +110,16 @@ const rangeText = ([from, to]: readonly [number, number]): string =>
 /** Regions of `content` around the focus, within `cap` tokens. */
 export function regionView(content: string, focus: FileFocus, cap: number): FileView {
   const lines = splitFileLines(content);
-  const lineTokens = lines.map((l) => countTokens(l) + 1);
+  const cost = lazyCosts(lines.length, (i) => countTokens(lines[i] ?? '') + 1);
   const anchors = anchorsOf(lines, focus);
   // One marker before and after each run of anchors at most, plus the note.
   const runs = anchors.filter((a, i) => i === 0 || a - (anchors[i - 1] ?? 0) > 1).length;
-  const selected = selectLines(lineTokens, anchors, Math.max(0, cap - MARKER_TOKENS * (runs + 2)));
+  const selected = selectLines(
+    lines.length,
+    cost,
+    anchors,
+    Math.max(0, cap - MARKER_TOKENS * (runs + 2)),
+  );
   const shown = shownRanges(selected);
   // Even the first anchor's line is over the cap (one huge minified or generated line): a model
   // shown no line can quote none, so it sees the file whole, as it would without a cap. A cap

@@ -5,7 +5,7 @@
 import { diffLines } from 'diff';
 import type { FixPlan } from '../../contracts.js';
 import { extractIssueRefs } from '../../context/extract-issue-refs.js';
-import { splitWords } from '../../context/split-words.js';
+import { termQuery } from '../../context/split-words.js';
 import type { IssueInput } from '../ports.js';
 import type { FileFocus } from './file-view.js';
 
@@ -25,7 +25,7 @@ export function focusTerms(
     ...plan.plan_steps.map((s) => s.description),
     extra,
   ].join('\n');
-  return { terms: new Set(splitWords(text)), identifiers: extractIssueRefs(text).identifiers };
+  return { terms: termQuery(text), identifiers: extractIssueRefs(text).identifiers };
 }
 
 /**

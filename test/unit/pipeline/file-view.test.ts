@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EditFormat } from '../../../src/config/repo-config.js';
 import type { FixPlan } from '../../../src/contracts.js';
 import { countTokens } from '../../../src/llm/count-tokens.js';
+import { termQuery } from '../../../src/context/split-words.js';
 import {
   codeAgentData,
   codeFixerData,
@@ -70,7 +71,7 @@ describe('viewFile', () => {
       ...NO_FOCUS,
       lines: [1500],
       identifiers: ['parseConfigFile'],
-      terms: new Set(['parse', 'config', 'file']),
+      terms: termQuery('parse config file'),
     });
     const shown = readView(view.text, content);
     expect(shown).toEqual(expect.arrayContaining([1, 1500, 2800]));
