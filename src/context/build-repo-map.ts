@@ -202,34 +202,43 @@ export function loadFilesSync(
   return paths.map((p) => [p, loadSync(root, p, limits)]);
 }
 
+/** Code before prose and data: what a total limit leaves out is never the code. */
+const isCode = (path: string): boolean =>
+  limitFor(path, DEFAULT_LIMITS) === DEFAULT_LIMITS.maxCodeBytes;
+
 export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
   const limits = limitsOf(options);
   const maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
   const { paths, source } =
     options.listed ?? (await listRepoFiles(root, options.gitDir ? { gitDir: options.gitDir } : {}));
   const preloaded = options.preloaded;
-  const files: RepoFile[] = [];
-  const skipped: SkippedFile[] = [];
+  // Read code first, then the rest, so that a repository over the total limit (translations,
+  // fixtures, notebooks) loses data and prose, not the modules listed after them; the map keeps
+  // the listing's order.
+  const order = [...paths.filter(isCode), ...paths.filter((p) => !isCode(p))];
+  const outcome = new Map<string, Loaded | undefined>();
   let total = 0;
   const BATCH = 64;
-  for (let i = 0; i < paths.length; i += BATCH) {
-    const batch = paths.slice(i, i + BATCH);
-    if (total >= maxTotalBytes) {
-      skipped.push(...batch.map((path) => ({ path, reason: 'limit' as const })));
-      continue;
-    }
+  for (let i = 0; i < order.length; i += BATCH) {
+    const batch = order.slice(i, i + BATCH);
+    if (total >= maxTotalBytes) continue; // left out: `limit`
     const loadedBatch = options.readSync
       ? batch.map((p) => preloaded?.get(p) ?? loadSync(root, p, limits))
       : await Promise.all(
           batch.map(async (p) => preloaded?.get(p) ?? (await load(root, p, limits))),
         );
-    for (const loaded of loadedBatch) {
-      if ('skipped' in loaded) skipped.push(loaded.skipped);
-      else {
-        files.push(loaded.file);
-        total += loaded.file.bytes;
-      }
-    }
+    loadedBatch.forEach((loaded, k) => {
+      outcome.set(batch[k]!, loaded);
+      if ('file' in loaded) total += loaded.file.bytes;
+    });
+  }
+  const files: RepoFile[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const path of paths) {
+    const loaded = outcome.get(path);
+    if (loaded === undefined) skipped.push({ path, reason: 'limit' });
+    else if ('skipped' in loaded) skipped.push(loaded.skipped);
+    else files.push(loaded.file);
   }
   return { root, source, files, skipped };
 }
