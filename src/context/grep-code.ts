@@ -114,16 +114,17 @@ export function filesHolding<F extends GrepFile>(
  * of every file that holds the name cost tens of milliseconds per name over a large repository.
  */
 export function matchNear(content: string, name: string, pattern: RegExp, from = 0): number {
-  let tried = -1;
-  for (let at = content.indexOf(name, from); at >= 0; at = content.indexOf(name, at + 1)) {
+  for (let at = content.indexOf(name, from); at >= 0;) {
     const lineStart = at === 0 ? 0 : content.lastIndexOf('\n', at - 1) + 1;
-    if (lineStart === tried) continue; // this line was tried with the occurrence before
-    tried = lineStart;
     const start = Math.max(from, lineStart < 2 ? 0 : content.lastIndexOf('\n', lineStart - 2) + 1);
     const eol = content.indexOf('\n', at + name.length);
     const next = eol < 0 ? -1 : content.indexOf('\n', eol + 1);
     const m = pattern.exec(content.slice(start, next < 0 ? content.length : next));
     if (m) return start + m.index + Math.max(0, m[0].indexOf(name));
+    // The line's other occurrences had this same window: on to the next line (a minified line
+    // holding the name thousands of times is tried once, not scanned back once per occurrence).
+    if (eol < 0) break;
+    at = content.indexOf(name, eol + 1);
   }
   return -1;
 }

@@ -95,9 +95,9 @@ export interface TermCounts {
  * A query (an issue's text): its terms, and one pattern that finds, case-insensitively, a piece
  * of every identifier whose terms hold a query term. A term is found as itself (a plural stems to
  * it by dropping letters at the end: `refunds` holds `refund`, `entries` holds `entr`); a joined
- * term (`parseconfigfile`) as its first part, or when every part is a stopword (`isnot`) as
- * written together or with `_` between its parts (`is_not`). A needle that holds another is left
- * out: the shorter finds it.
+ * term (`parseconfigfile`) as its first part, or when every part is a stopword (`isnot`) as its
+ * parts with any `_`, `$` or digits between them (`isNot`, `is_not`, `IS__NOT`). A needle that
+ * holds another is left out: the shorter finds it.
  */
 export interface TermQuery {
   terms: readonly string[];
@@ -110,20 +110,27 @@ export function termQuery(text: string): TermQuery {
   const terms = [...new Set(splitWords(text))];
   const found = new Set<string>();
   for (const t of terms) found.add(t.length > 2 && t.endsWith('y') ? t.slice(0, -1) : t);
+  // A name made only of stopwords (`isNot`) has no part among the terms, only its joined form
+  // (`isnot`), which code may write with `_`, `$` or digits between the parts (`is_not`,
+  // `IS__NOT`, `isNot_in`): its parts with any of those between them.
+  const joined = new Set<string>();
   for (const match of text.matchAll(IDENTIFIER)) {
     const raw = match[0].replace(/\$/g, '');
     if (raw.length < 2 || raw.length > 60) continue;
     const parts = identifierParts(raw);
-    if (parts.length > 1) found.add(parts.join('_'));
+    if (parts.length > 1 && parts.every((p) => STOPWORDS.has(p)))
+      joined.add(parts.join('[_$0-9]*'));
   }
   const all = [...found].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
   const needles: string[] = [];
   for (const n of all) if (!needles.some((m) => n.includes(m))) needles.push(n);
+  // Literal needles are lower-case letters and digits: nothing to escape. A hit is only where to
+  // look: the identifier around it is split and its terms kept only if they are the query's.
+  const alternatives = [...needles, ...joined];
   return {
     terms,
     keep: new Set(terms),
-    // Needles are lower-case letters, digits and `_`: nothing to escape.
-    needles: needles.length > 0 ? new RegExp(needles.join('|'), 'gi') : undefined,
+    needles: alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'gi') : undefined,
   };
 }
 
