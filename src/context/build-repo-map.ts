@@ -5,6 +5,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { issueIsAboutTranslations } from './classify-path.js';
 import { extractSymbols, languageOf, type SymbolDef } from './extract-symbols.js';
 import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
 
@@ -28,7 +29,8 @@ export function symbolsOf(file: RepoFile): SymbolDef[] {
   return (file.symbols ??= extractSymbols(file.path, file.content));
 }
 
-export type SkipReason = 'binary' | 'too-large' | 'generated' | 'symlink' | 'unreadable' | 'limit';
+export type SkipReason =
+  'binary' | 'too-large' | 'generated' | 'translations' | 'symlink' | 'unreadable' | 'limit';
 
 export interface SkippedFile {
   path: string;
@@ -43,12 +45,18 @@ export interface RepoMap {
   skipped: SkippedFile[];
 }
 
-/** How large a file may be and still be read; larger ones are listed as skipped (`too-large`). */
+/** Which files are read: the others are listed as skipped, with the reason. */
 export interface FileSizeLimits {
-  /** Source code (a language `languageOf` knows, not prose): default 1 MiB. */
+  /** Source code (a language `languageOf` knows, not prose): default 1 MiB (`too-large`). */
   maxCodeBytes?: number;
-  /** Everything else (docs, data, config): default 256 KiB. */
+  /** Everything else (docs, data, config): default 256 KiB (`too-large`). */
   maxFileBytes?: number;
+  /**
+   * Read gettext catalogs (`.po`, `.pot`): only for an issue about translations
+   * (`issueIsAboutTranslations`). A Django project holds a thousand of them, a fifth of its bytes,
+   * and they say nothing about where code goes wrong (`translations`).
+   */
+  readTranslations?: boolean;
 }
 
 export interface RepoMapOptions extends FileSizeLimits {
@@ -80,7 +88,15 @@ export interface RepoMapOptions extends FileSizeLimits {
 const DEFAULT_LIMITS: Required<FileSizeLimits> = {
   maxCodeBytes: 1024 * 1024,
   maxFileBytes: 256 * 1024,
+  readTranslations: false,
 };
+
+const TRANSLATION_CATALOG = /\.pot?$/i;
+
+/** What is read for an issue: the gettext catalogs only when it is about translations. */
+export const readPolicy = (issueText: string): FileSizeLimits => ({
+  readTranslations: issueIsAboutTranslations(issueText),
+});
 
 function limitFor(path: string, limits: Required<FileSizeLimits>): number {
   const language = languageOf(path);
@@ -93,6 +109,7 @@ function limitsOf(options: FileSizeLimits): Required<FileSizeLimits> {
   return {
     maxCodeBytes: options.maxCodeBytes ?? DEFAULT_LIMITS.maxCodeBytes,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
+    readTranslations: options.readTranslations ?? DEFAULT_LIMITS.readTranslations,
   };
 }
 
@@ -111,7 +128,8 @@ const GENERATED = [
   /\.(map|snap)$/,
 ];
 
-function skipByName(path: string): SkipReason | undefined {
+function skipByName(path: string, limits: Required<FileSizeLimits>): SkipReason | undefined {
+  if (!limits.readTranslations && TRANSLATION_CATALOG.test(path)) return 'translations';
   const ext = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1).toLowerCase() : '';
   if (BINARY_EXTENSIONS.has(ext)) return 'binary';
   if (GENERATED.some((re) => re.test(path))) return 'generated';
@@ -161,7 +179,7 @@ function loadBuffer(path: string, buffer: Buffer): Loaded {
 }
 
 async function load(root: string, path: string, limits: Required<FileSizeLimits>): Promise<Loaded> {
-  const byName = skipByName(path);
+  const byName = skipByName(path, limits);
   if (byName) return { skipped: { path, reason: byName } };
   try {
     const stat = await lstat(join(root, path));
@@ -178,7 +196,7 @@ async function load(root: string, path: string, limits: Required<FileSizeLimits>
 
 /** `load` with blocking reads (`RepoMapOptions.readSync`). */
 function loadSync(root: string, path: string, limits: Required<FileSizeLimits>): Loaded {
-  const byName = skipByName(path);
+  const byName = skipByName(path, limits);
   if (byName) return { skipped: { path, reason: byName } };
   try {
     const stat = lstatSync(join(root, path));

@@ -152,6 +152,17 @@ export function classifyPath(path: string): PathKind {
 }
 
 /**
+ * Whether an issue may be about a translation (a wrong or missing string in some language, a
+ * catalog that does not compile): then the gettext catalogs are read (`readTranslations`).
+ * Generous on purpose: a wrong "yes" costs reading time, a wrong "no" hides the file.
+ */
+export function issueIsAboutTranslations(text: string): boolean {
+  return /\b(translat\w*|locali[sz]\w*|l10n|i18n|\w*gettext\w*|msgid|msgstr|makemessages|compilemessages|transifex|weblate|crowdin|language (file|pack|catalog)s?)\b|\w\.pot?\b/i.test(
+    text,
+  );
+}
+
+/**
  * Which kinds the issue is itself about ("the README says…", "a flaky test", "the dist bundle"):
  * those are not demoted. Explicitly named files are never demoted either (see rank-files.ts).
  */

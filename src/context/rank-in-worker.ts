@@ -19,6 +19,7 @@ import {
 import {
   buildRepoMap,
   loadFilesSync,
+  readPolicy,
   symbolsOf,
   type LoadedFile,
   type RepoMap,
@@ -52,7 +53,7 @@ interface Loaded {
  * thread's share of the work that is done for every file.
  */
 function loadAndCount(repo: string, paths: readonly string[], issueText: string): Loaded {
-  const loaded = loadFilesSync(repo, paths);
+  const loaded = loadFilesSync(repo, paths, readPolicy(issueText));
   const query = termQuery(issueText);
   const names = nameMatcher(locatedNames(extractIssueRefs(issueText)));
   const cache: TermCache = new Map();
@@ -76,7 +77,7 @@ export async function mapAndRank(
   issueText: string,
   options: Pick<RepoMapOptions, 'readSync' | 'listed' | 'preloaded'> = {},
 ): Promise<MapAndRanking> {
-  const map = await buildRepoMap(repo, options);
+  const map = await buildRepoMap(repo, { ...options, ...readPolicy(issueText) });
   return { map, ranking: rankFiles(map, issueText) };
 }
 
@@ -183,6 +184,7 @@ async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking>
   const other = await receive<Loaded>();
   port.removeAllListeners('message');
   const map = await buildRepoMap(job.repo, {
+    ...readPolicy(job.issueText),
     readSync: true,
     listed,
     preloaded: new Map([...other.loaded, ...mine.loaded]),

@@ -1,6 +1,6 @@
 /** The repository context a stage puts in its prompt, built from a checkout. */
 import { buildPromptContext, DEFAULT_CONTEXT_BUDGET } from '../context/build-prompt-context.js';
-import { buildRepoMap } from '../context/build-repo-map.js';
+import { buildRepoMap, readPolicy } from '../context/build-repo-map.js';
 import { rankFiles } from '../context/rank-files.js';
 import type { IssueInput, RepoContext } from './ports.js';
 
@@ -9,15 +9,15 @@ export async function prepareContext(
   issue: IssueInput,
   budget = DEFAULT_CONTEXT_BUDGET,
 ): Promise<RepoContext> {
+  const text = [issue.title, issue.body, issue.instructions ?? '', ...(issue.comments ?? [])].join(
+    '\n\n',
+  );
   // The job's git directory, not the `.git` link that repository code could have rewritten.
-  const map = await buildRepoMap(
-    checkout.worktree,
-    checkout.gitDir ? { gitDir: checkout.gitDir } : {},
-  );
-  const ranking = rankFiles(
-    map,
-    [issue.title, issue.body, issue.instructions ?? '', ...(issue.comments ?? [])].join('\n\n'),
-  );
+  const map = await buildRepoMap(checkout.worktree, {
+    ...readPolicy(text),
+    ...(checkout.gitDir ? { gitDir: checkout.gitDir } : {}),
+  });
+  const ranking = rankFiles(map, text);
   const context = buildPromptContext(map, ranking, { budget });
   return { repoMap: context.outline.text, codeContext: context.code.text, tokens: context.tokens };
 }
