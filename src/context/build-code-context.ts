@@ -31,10 +31,7 @@ export interface ContextFile {
   lines: number;
   shown: [number, number][];
   truncated: boolean;
-  /**
-   * The whole file's tokens; undefined for a file so long that no budget could hold it (more
-   * lines than the budget has tokens), which is never counted whole.
-   */
+  /** The whole file's tokens; undefined for a file cut without counting it whole (`fitCapLazy`). */
   fullTokens?: number;
 }
 
@@ -64,23 +61,60 @@ interface Candidate {
   lines: string[];
   /** Tokens of line i and its newline, counted on first use. */
   cost: LineCost;
-  /** Exact, or undefined when over any budget (then `sizeForFit` is a lower bound). */
+  /**
+   * The whole file's tokens once counted (`tokensOf`): only a file that may fit whole is. The
+   * central modules of large projects have 5,000–10,000 lines, and of those only the lines shown
+   * are counted.
+   */
   fullTokens: number | undefined;
-  sizeForFit: number;
+  /** A lower bound of `fullTokens`. */
+  atLeast: number;
   anchors: number[];
+}
+
+/** A size known at least as `lower`, exactly when asked (`exact`, which may cost a count). */
+export interface LazySize {
+  lower: number;
+  exact: () => number;
+}
+
+/**
+ * Largest cap C with Σ min(size, C) ≤ available (Infinity when everything fits). Sizes are
+ * taken smallest first, and a size is made exact only when it is the smallest key left and under
+ * the share: a size whose bound is over the cap is never counted, and every size not counted is
+ * over the cap (so its file is cut whatever its exact size).
+ */
+export function fitCapLazy(items: readonly LazySize[], available: number): number {
+  const key = items.map((item) => item.lower);
+  const exact = items.map(() => false);
+  const done = items.map(() => false);
+  let remaining = available;
+  for (let left = items.length; left > 0;) {
+    let k = -1;
+    for (let j = 0; j < items.length; j++)
+      if (!done[j] && (k < 0 || (key[j] ?? 0) < (key[k] ?? 0))) k = j;
+    // Every size left is at least the smallest key: over the share, a bound says so as well as
+    // an exact size would.
+    const size = key[k] ?? 0;
+    if (size * left > remaining) return Math.max(0, Math.floor(remaining / left));
+    if (!exact[k]) {
+      key[k] = items[k]!.exact();
+      exact[k] = true;
+      continue; // a larger bound may now be the smallest
+    }
+    remaining -= size;
+    done[k] = true;
+    left--;
+  }
+  return Infinity;
 }
 
 /** Largest cap C with Σ min(size, C) ≤ available (Infinity when everything fits). */
 export function fitCap(sizes: readonly number[], available: number): number {
-  const sorted = [...sizes].sort((a, b) => a - b);
-  let remaining = available;
-  for (let i = 0; i < sorted.length; i++) {
-    const size = sorted[i] ?? 0;
-    const left = sorted.length - i;
-    if (size * left > remaining) return Math.max(0, Math.floor(remaining / left));
-    remaining -= size;
-  }
-  return Infinity;
+  return fitCapLazy(
+    sizes.map((size) => ({ lower: size, exact: () => size })),
+    available,
+  );
 }
 
 const extensionOf = (path: string): string =>
@@ -169,23 +203,15 @@ export function buildCodeContext(
     if (!file) return;
     const lines = file.content.replace(/\n$/, '').split('\n');
     const cost = lazyCosts(lines.length, (l) => countTokens(lines[l] ?? '') + 1);
-    // Every line costs at least its newline, and a line with text one more: a file with more
-    // than the budget by that count is cut whatever the other files are, and only the lines
-    // shown are counted (the central modules of large projects have 5,000–10,000 lines).
-    const atLeast = lines.reduce((sum, l) => sum + (l === '' ? 1 : 2), 0);
-    let fullTokens: number | undefined;
-    if (atLeast <= budget) {
-      fullTokens = 0;
-      for (let l = 0; l < lines.length; l++) fullTokens += cost(l);
-    }
     candidates.push({
       file,
       ranked,
       rank: i + 1,
       lines,
       cost,
-      fullTokens,
-      sizeForFit: fullTokens ?? atLeast,
+      fullTokens: undefined,
+      // Every line costs at least its newline, and a line with text one more.
+      atLeast: lines.reduce((sum, l) => sum + (l === '' ? 1 : 2), 0),
       anchors: relevantLines(lines, ranked.focusLines, ranking.query, ranking.refs.identifiers),
     });
   });
@@ -198,9 +224,8 @@ export function buildCodeContext(
   let filesBudget = budget;
   for (;;) {
     const available = filesBudget - HEADER_TOKENS * candidates.length - 40 - 25 * omitted.length;
-    // A lower bound over the budget stands for the exact size: both are over any cap.
-    const cap = fitCap(
-      candidates.map((c) => c.sizeForFit),
+    const cap = fitCapLazy(
+      candidates.map((c) => ({ lower: c.atLeast, exact: () => tokensOf(c) })),
       available,
     );
     const last = candidates[candidates.length - 1];
