@@ -7,6 +7,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issueIsAboutTranslations } from './classify-path.js';
 import { extractSymbols, languageOf, type SymbolDef } from './extract-symbols.js';
+import { identifierCount } from './split-words.js';
 import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
 
 export interface RepoFile {
@@ -22,6 +23,8 @@ export interface RepoFile {
   /** First non-empty lines, shown in the map when a file has no recognised definitions. */
   firstLines: string[];
   content: string;
+  /** How many identifiers it holds (BM25's document length), counted from its bytes. */
+  identifiers?: number;
 }
 
 /** The file's definitions (by `extractSymbols`, once: kept on the file). */
@@ -174,6 +177,7 @@ function loadBuffer(path: string, buffer: Buffer): Loaded {
       language: languageOf(path),
       firstLines: firstLinesOf(content),
       content,
+      identifiers: identifierCount(buffer),
     },
   };
 }

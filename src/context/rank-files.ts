@@ -567,7 +567,9 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     const pathScores = createBm25Index(map.files.map((f) => splitWords(f.path))).score(terms);
     const cache: TermCache = new Map();
     const contentScores = scoreBm25Counts(
-      map.files.map((f) => options.counted?.get(f.path) ?? termCounts(f.content, query, cache)),
+      map.files.map(
+        (f) => options.counted?.get(f.path) ?? termCounts(f.content, query, cache, f.identifiers),
+      ),
       terms,
     );
     const maxPath = Math.max(0, ...pathScores);

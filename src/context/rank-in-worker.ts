@@ -60,7 +60,7 @@ function loadAndCount(repo: string, paths: readonly string[], issueText: string)
   const share: Loaded = { loaded, counted: [], held: [], specs: [] };
   for (const [path, l] of loaded) {
     if (!('file' in l)) continue;
-    share.counted.push([path, termCounts(l.file.content, query, cache)]);
+    share.counted.push([path, termCounts(l.file.content, query, cache, l.file.identifiers)]);
     share.held.push([path, namesIn(l.file.content, names)]);
     share.specs.push([path, importSpecs(path, l.file.content)]);
   }

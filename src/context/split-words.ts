@@ -181,17 +181,57 @@ export function countTerms(
   return counts;
 }
 
+/** Per character code below 128: 2 may start an identifier (`[A-Za-z_$]`), 1 continue one (a digit). */
+const IDENTIFIER_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z_$]/.test(ch)) IDENTIFIER_CLASS[c] = 2;
+  else if (/[0-9]/.test(ch)) IDENTIFIER_CLASS[c] = 1;
+}
+
 /**
- * `countTerms`, and the text's length in identifiers for BM25 (one native scan: a term count
- * would need a split of every identifier).
+ * How many identifiers (`[A-Za-z_$][A-Za-z0-9_$]*`, as `splitWords` finds them) a text holds, from
+ * its string or from its UTF-8 bytes (the same count: both identifier alphabets are ASCII, and
+ * every other character, or byte of one, ends an identifier). One pass without a match per
+ * identifier: a file of code holds thousands, and the reading threads count every file's.
+ */
+export function identifierCount(text: string | Uint8Array): number {
+  let count = 0;
+  let inside = false;
+  const n = text.length;
+  if (typeof text === 'string') {
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const k = c < 128 ? IDENTIFIER_CLASS[c]! : 0;
+      if (inside) inside = k !== 0;
+      else if (k === 2) {
+        count++;
+        inside = true;
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const c = text[i]!;
+      const k = c < 128 ? IDENTIFIER_CLASS[c]! : 0;
+      if (inside) inside = k !== 0;
+      else if (k === 2) {
+        count++;
+        inside = true;
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * `countTerms`, and the text's length for BM25: how many identifiers it holds (`identifiers`, when
+ * the reader counted them from the file's bytes).
  */
 export function termCounts(
   text: string,
   query: TermQuery,
   cache: TermCache = new Map(),
+  identifiers = identifierCount(text),
 ): TermCounts {
-  let length = 0;
-  const identifiers = new RegExp(IDENTIFIER.source, 'g');
-  while (identifiers.test(text)) length++;
-  return { counts: countTerms(text, query, cache), length };
+  return { counts: countTerms(text, query, cache), length: identifiers };
 }

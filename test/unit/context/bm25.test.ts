@@ -1,5 +1,6 @@
 import { createBm25Index } from '../../../src/context/bm25.js';
 import {
+  identifierCount,
   identifierParts,
   splitWords,
   termCounts,
@@ -93,6 +94,53 @@ describe('termCounts', () => {
           sorted(fullCounts(text, query.keep)),
         );
     }
+  });
+
+  it('counts identifiers alike from a string and from its UTF-8 bytes, as the pattern finds them', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const files = (await readdir(join(process.cwd(), 'src'), { recursive: true }))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(process.cwd(), 'src', f));
+    expect(files.length).toBeGreaterThan(100);
+    const pieces = [
+      'a',
+      'Z',
+      '_',
+      '$',
+      '0',
+      '9',
+      ' ',
+      '.',
+      'é',
+      'İ',
+      '😀',
+      '\r\n',
+      '\u0000',
+      'ab1',
+      '1ab',
+      '2fa',
+    ];
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const generated = Array.from({ length: 2_000 }, () =>
+      Array.from(
+        { length: Math.floor(random() * 40) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join(''),
+    );
+    const texts = [...(await Promise.all(files.map((f) => readFile(f, 'utf8')))), ...generated, ''];
+    for (const text of texts) {
+      const expected = text.match(/[A-Za-z_$][A-Za-z0-9_$]*/g)?.length ?? 0;
+      expect([text.slice(0, 40), identifierCount(text)]).toEqual([text.slice(0, 40), expected]);
+      expect(identifierCount(Buffer.from(text, 'utf8'))).toBe(expected);
+      expect(termCounts(text, termQuery('parse config')).length).toBe(expected);
+    }
+    // Bytes that are not UTF-8 decode to U+FFFD, which is no identifier either.
+    const invalid = Buffer.from([0x61, 0xff, 0x62, 0xc3, 0x28, 0x24, 0x31, 0x80, 0x5f]);
+    expect(identifierCount(invalid)).toBe(
+      invalid.toString('utf8').match(/[A-Za-z_$][A-Za-z0-9_$]*/g)?.length,
+    );
   });
 
   it('finds names next to letters outside ASCII, which are not part of them (İ, é)', () => {
