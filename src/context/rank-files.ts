@@ -468,24 +468,36 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   }
 
   // 3. The module that raises a quoted message; the file that declares a named option.
+  // A test suite asserts its messages verbatim (mypy's `test-data`, Django's tests): when more
+  // files than count as evidence hold one, the few source files among them still say where it
+  // is raised.
+  const telling = (hits: Hit[]): { hits: Hit[]; others: number } => {
+    if (hits.length <= MAX_HITS) return { hits, others: 0 };
+    const sources = hits.filter((h) => byPath.get(h.path)?.kind === 'source');
+    return sources.length > 0 && sources.length <= MAX_HITS
+      ? { hits: sources, others: hits.length - sources.length }
+      : { hits: [], others: 0 };
+  };
+  const alsoIn = (others: number): string =>
+    others > 0 ? `, as do ${others} test or other file${others === 1 ? '' : 's'}` : '';
   for (const message of refs.messages) {
-    const hits = findMessage(code, message);
-    if (hits.length === 0 || hits.length > MAX_HITS) continue;
+    const { hits, others } = telling(findMessage(code, message));
+    if (hits.length === 0) continue;
     const n = sourceCount(hits);
     for (const h of hits)
       add(
         h.path,
         (WEIGHTS.raisesMessage * (h.partial ? 0.5 : 1)) / n,
-        `holds ${h.partial ? 'part of ' : ''}the quoted message "${short(message)}"`,
+        `holds ${h.partial ? 'part of ' : ''}the quoted message "${short(message)}"${alsoIn(others)}`,
         h.line,
       );
   }
   for (const option of refs.options) {
-    const hits = findOption(code, option);
-    if (hits.length === 0 || hits.length > MAX_HITS) continue;
+    const { hits, others } = telling(findOption(code, option));
+    if (hits.length === 0) continue;
     const n = sourceCount(hits);
     for (const h of hits)
-      add(h.path, WEIGHTS.declaresOption / n, `declares option ${option}`, h.line);
+      add(h.path, WEIGHTS.declaresOption / n, `declares option ${option}${alsoIn(others)}`, h.line);
   }
 
   // 4. Names that are file or folder names; dotted module paths. The project's own package

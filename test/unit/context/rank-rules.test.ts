@@ -207,4 +207,27 @@ describe('ranking rules', () => {
     // shallower than a/b/; y/ is smaller than x/. By path alone the order would be a, x, y.
     expect(order(files, 'the zebra module')).toEqual(['y/zebra.js', 'x/zebra.js', 'a/b/zebra.js']);
   });
+  it('finds the module that raises a message the test suite asserts in many files', () => {
+    const message = 'Statement is unreachable';
+    const files: Record<string, string> = {
+      ...noise,
+      'pkg/messages.py': `def unreachable(ctx):\n    fail("${message}", ctx)\n`,
+      'pkg/checker.py': 'def check(node):\n    return node\n',
+    };
+    for (let i = 0; i < 18; i++)
+      files[`test-data/unit/check-${i}.test`] = `[case test${i}]\nx = 1  # E: ${message}\n`;
+    const issue = `"${message}" is not reported after assert_never()`;
+    const ranking = rankFiles(mapOf(files), issue);
+    expect(ranking.files[0]?.path).toBe('pkg/messages.py');
+    expect(ranking.files[0]?.reasons[0]).toBe(
+      `holds the quoted message "${message}", as do 18 test or other files`,
+    );
+    // Held by more source files than count as evidence, it says nothing about any of them.
+    for (let i = 0; i < 13; i++) files[`pkg/copy${i}.py`] = `MESSAGE = "${message}"\n`;
+    expect(
+      rankFiles(mapOf(files), issue)
+        .files.flatMap((f) => f.reasons)
+        .filter((r) => r.startsWith('holds the quoted message')),
+    ).toEqual([]);
+  });
 });
