@@ -414,6 +414,14 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
       reason = `defines \`${base}\` (the issue's \`${id}\` is defined nowhere)`;
       factor *= WEIGHTS.unversioned;
     }
+    // Defined in too many files: the source files among them, when they are few (tests and
+    // fixtures define their own `Article`, `Request`, `Config`).
+    if (definers.length > MAX_HITS)
+      definers = findDefinitions(
+        holders(name).filter((f) => byPath.get(f.path)?.kind === 'source'),
+        name,
+        MAX_HITS,
+      );
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
     const n = sourceCount(definers);
     for (const d of definers)

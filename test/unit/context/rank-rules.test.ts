@@ -230,4 +230,16 @@ describe('ranking rules', () => {
         .filter((r) => r.startsWith('holds the quoted message')),
     ).toEqual([]);
   });
+  it('finds the source definition of a name that tests define again and again', () => {
+    const files: Record<string, string> = {
+      ...noise,
+      'pkg/http/request.py':
+        'class HttpRequest:\n    def get_host(self):\n        return self.host\n',
+    };
+    for (let i = 0; i < 15; i++)
+      files[`tests/app${i}/test_views.py`] = `class HttpRequest:\n    host = "app${i}"\n`;
+    const ranking = rankFiles(mapOf(files), 'HttpRequest.get_host() ignores the port');
+    expect(ranking.files[0]?.path).toBe('pkg/http/request.py');
+    expect(ranking.files[0]?.reasons).toContain('defines `HttpRequest`');
+  });
 });
