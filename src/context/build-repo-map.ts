@@ -214,30 +214,52 @@ function loadSync(root: string, path: string, limits: Required<FileSizeLimits>):
   }
 }
 
-/** Reads `paths` (blocking calls) as `buildRepoMap` would: to share the reading between threads. */
-export function loadFilesSync(
-  root: string,
-  paths: readonly string[],
-  options: FileSizeLimits = {},
-): [string, LoadedFile][] {
-  const limits = limitsOf(options);
-  return paths.map((p) => [p, loadSync(root, p, limits)]);
-}
-
 /** Code before prose and data: what a total limit leaves out is never the code. */
 const isCode = (path: string): boolean =>
   limitFor(path, DEFAULT_LIMITS) === DEFAULT_LIMITS.maxCodeBytes;
 
+/** The order files are read in: code first, then the rest, each in the listing's order. */
+const readingOrder = (paths: readonly string[]): string[] => [
+  ...paths.filter(isCode),
+  ...paths.filter((p) => !isCode(p)),
+];
+
+const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads `paths` (blocking calls) as `buildRepoMap` would: to share the reading between threads.
+ * A thread's share stops, as the map does, once the total limit is read (code first): a
+ * monorepo of gigabytes is not read whole only for the map to leave most of it out. A path not
+ * returned is read by `buildRepoMap` if the map needs it, so the map is the same either way.
+ */
+export function loadFilesSync(
+  root: string,
+  paths: readonly string[],
+  options: FileSizeLimits & Pick<RepoMapOptions, 'maxTotalBytes'> = {},
+): [string, LoadedFile][] {
+  const limits = limitsOf(options);
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  const out: [string, LoadedFile][] = [];
+  let total = 0;
+  for (const p of readingOrder(paths)) {
+    if (total >= maxTotalBytes) break;
+    const loaded = loadSync(root, p, limits);
+    out.push([p, loaded]);
+    if ('file' in loaded) total += loaded.file.bytes;
+  }
+  return out;
+}
+
 export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
   const limits = limitsOf(options);
-  const maxTotalBytes = options.maxTotalBytes ?? 64 * 1024 * 1024;
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const { paths, source } =
     options.listed ?? (await listRepoFiles(root, options.gitDir ? { gitDir: options.gitDir } : {}));
   const preloaded = options.preloaded;
   // Read code first, then the rest, so that a repository over the total limit (translations,
   // fixtures, notebooks) loses data and prose, not the modules listed after them; the map keeps
   // the listing's order.
-  const order = [...paths.filter(isCode), ...paths.filter((p) => !isCode(p))];
+  const order = readingOrder(paths);
   const outcome = new Map<string, Loaded | undefined>();
   let total = 0;
   const BATCH = 64;

@@ -6,6 +6,7 @@
  */
 import { explainContext } from '../../../src/context/explain-context.js';
 import { buildRepoMap, loadFilesSync } from '../../../src/context/build-repo-map.js';
+import { listRepoFiles } from '../../../src/context/list-repo-files.js';
 import { createRepo, type TestRepo } from '../../helpers/repo-builder.js';
 
 /** A Python module of about `kib` KiB: many small functions, `check_call` among them. */
@@ -89,6 +90,24 @@ describe('large source files', () => {
     expect(limited).toContain('a-notes/note-69.md');
     // The map keeps the listing's order.
     expect(paths).toEqual([...paths].sort());
+    // A reading thread stops at the same limit, code first, and the map is the same with its
+    // share as without.
+    const listed = await listRepoFiles(repo.dir);
+    const share = loadFilesSync(repo.dir, listed.paths, { maxTotalBytes: 600 * 1024 });
+    expect(share.length).toBeLessThan(listed.paths.length);
+    expect(share.slice(0, 5).map(([p]) => p)).toEqual([
+      'pkg/__init__.py',
+      'pkg/checker.py',
+      'pkg/main.py',
+      'pkg/nodes.py',
+      'pkg/tables.py',
+    ]);
+    const viaShare = await buildRepoMap(repo.dir, {
+      maxTotalBytes: 600 * 1024,
+      readSync: true,
+      preloaded: new Map(share),
+    });
+    expect(viaShare).toEqual(map);
   });
 
   it('ranks a large module a traceback runs through first and shows the lines it names', async () => {
