@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { localWorkspaceOptions } from '../src/git/local-workspace.js';
 import { closeWorkspace, openWorkspace, type WorkspaceOptions } from '../src/git/workspace.js';
 import type { Logger } from '../src/logger.js';
+import { createRng } from './patch/prng.js';
 
 const PARAMS = { files: 20_000, commits: 2_000, changesPerCommit: 8, linesPerFile: 30, seed: 42 };
 const FRESH_CLONES = 3;
@@ -33,18 +34,6 @@ const PARALLEL_JOBS = 8;
 const CONCURRENCY = 2;
 
 const run = promisify(execFile);
-
-/** mulberry32: a tiny seeded PRNG, so the repository is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function filePath(i: number): string {
   // 50 packages × 20 modules × 20 files: a tree shaped like a real monorepo.
@@ -71,7 +60,8 @@ async function generateRemote(dir: string): Promise<void> {
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const write = (text: string) =>
     child.stdin.write(text) ? Promise.resolve() : new Promise((r) => child.stdin.once('drain', r));
-  const random = prng(PARAMS.seed);
+  const rng = createRng(PARAMS.seed); // the same repository on every machine
+  const random = (): number => rng.next();
   let time = 1_700_000_000;
   const commit = async (n: number, files: number[]) => {
     time += 3600;

@@ -2,6 +2,7 @@
  * `fitCapLazy` (the code context's water-filling with sizes counted on demand) against the plain
  * sorted version it replaced, and what it leaves uncounted: a file larger than the cap.
  */
+import { createRng } from '../../../bench/patch/prng.js';
 import { fitCap, fitCapLazy } from '../../../src/context/build-code-context.js';
 
 /** The previous implementation: every size known, sorted. */
@@ -17,21 +18,10 @@ function sortedFitCap(sizes: readonly number[], available: number): number {
   return Infinity;
 }
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('fitCapLazy', () => {
   it('finds the cap the sorted version finds, counting no size above it', () => {
-    const random = rng(18);
+    const rng = createRng(18); // seeded: a failure can be replayed
+    const random = (): number => rng.next();
     let uncounted = 0;
     for (let run = 0; run < 5_000; run++) {
       const n = Math.floor(random() * 14);

@@ -5,6 +5,7 @@
  * written plainly, as the oracle, and both are run on this repository's own sources and on
  * seeded random cases.
  */
+import { createRng, type Rng } from '../../../bench/patch/prng.js';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extractIssueRefs } from '../../../src/context/extract-issue-refs.js';
@@ -67,34 +68,9 @@ function oldSelectLines(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seeded randomness (mulberry32): the same cases on every run.
+// Seeded randomness (`createRng`, mulberry32): the same cases on every run.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Rng {
-  int: (lo: number, hi: number) => number; // inclusive
-  pick: <T>(items: readonly T[]) => T;
-  chance: (p: number) => boolean;
-}
-
-function rng(seed: number): Rng {
-  const next = mulberry32(seed);
-  const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
-  return {
-    int,
-    pick: <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!,
-    chance: (p) => next() < p,
-  };
-}
+const rng = createRng;
 
 // ---------------------------------------------------------------------------------------------
 // Issue-like texts: a stack trace, plurals, joined names, digits and `$`.
