@@ -89,6 +89,9 @@ export type RunEnding =
       failure: { stage: StageName; error: ErrorShape; attempts: number };
     };
 
+/** Where the issues' active-run locks live: a run holds one until it has ended. */
+export const runLockPrefix = (prefix: string): string => `${prefix}:run-lock:`;
+
 export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
   const r = redis as Scripted;
   if (typeof r.autofixClaimRun !== 'function') {
@@ -98,7 +101,7 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
   }
   const deliveryKey = (id: string): string => `${prefix}:delivery:${id}`;
   const lockKey = (run: RunKey): string =>
-    `${prefix}:run-lock:${run.repoFullName}#${run.issueNumber}`;
+    `${runLockPrefix(prefix)}${run.repoFullName}#${run.issueNumber}`;
   return {
     async claim(deliveryId, run, runId) {
       const [kind, value] = await r.autofixClaimRun(

@@ -42,7 +42,7 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
     name: 'ci-e2e',
     config: 'reproduce: off\nvalidate:\n  - node test.js\nsandbox: auto\nci_checks: all\n',
   });
-  const { github, llm, bare, git, send } = env;
+  const { github, llm, bare, git, send, runsEnded } = env;
   const title = 'add() returns the wrong result';
   github.setIssue(9, title, 'add(2, 3) is -1');
   github.setRepoReader({
@@ -71,6 +71,8 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
   );
   const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
   await waitFor(finished(9), 10_000, 'the first run to end');
+  // Its 🚀 comes before it releases the issue: a CI event in between would find it busy.
+  await runsEnded();
   const head = git('rev-parse', BRANCH);
 
   // The repository's CI fails on it (another app's check: GitHub Actions), not on main.
@@ -106,6 +108,7 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
   llm.enqueue(JSON.stringify(TRIAGE), JSON.stringify(plan2), SECOND_DIFF);
   expect((await send('check_suite', ci(head))).status).toBe(200);
   await waitFor(finished(pull.number), 30_000, 'the CI round to end');
+  await runsEnded();
 
   // One commit on top of the PR's head, with both fixes and the round in its trailers.
   expect(github.pulls).toHaveLength(1);

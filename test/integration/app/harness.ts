@@ -2,7 +2,9 @@
  * The app in-process against real Redis (unique key prefix, deleted afterwards) and the fake
  * GitHub, driven through its HTTP endpoint with signed deliveries.
  */
+import { Redis } from 'ioredis';
 import { deleteKeys } from '../../../src/queue/delete-keys.js';
+import { runLockPrefix } from '../../../src/queue/run-registry.js';
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -209,6 +211,40 @@ export async function startPipelineApp(options: {
 
 export { deleteKeys };
 
+/**
+ * Waits until no run of the app at `prefix` holds an issue. A run's last comment and reactions
+ * come before it releases its issue, and a trigger for the same issue in between is answered
+ * "busy" (and never runs): a test that sends the next trigger when it sees the run's end must
+ * wait for this first.
+ */
+export async function runsEnded(prefix: string, timeoutMs = 30_000): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await waitFor(
+      async () => {
+        // The whole keyspace, page by page: the shared Redis holds other tests' keys too.
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(
+            cursor,
+            'MATCH',
+            `${runLockPrefix(prefix)}*`,
+            'COUNT',
+            1000,
+          );
+          if (keys.length > 0) return undefined;
+          cursor = next;
+        } while (cursor !== '0');
+        return true;
+      },
+      timeoutMs,
+      'every run to release its issue',
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export interface PipelineEnv {
   github: FakeGitHub;
   llm: FakeLlmServer;
@@ -220,6 +256,8 @@ export interface PipelineEnv {
   prefix: string;
   git: (...args: string[]) => string;
   send(event: string, payload: Record<string, unknown>): Promise<Delivery>;
+  /** `runsEnded` for this app. */
+  runsEnded(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -264,6 +302,7 @@ export async function startPipelineEnv(options: {
     prefix,
     git: (...args) => bareRemote(bare).git(...args),
     send: (event, payload) => deliver(app.url, { event, payload, secret: SECRET }),
+    runsEnded: (timeoutMs) => runsEnded(prefix, timeoutMs),
     async close() {
       await app.stop(5000).catch(() => undefined);
       await github.close();

@@ -26,7 +26,7 @@ import {
   generateAppKeyPair,
   labeledPayload,
 } from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
+import { deleteKeys, REDIS_URL, runsEnded, SECRET, startPipelineApp, waitFor } from './harness.js';
 import { REPO_ROOT } from '../../helpers/cli.js';
 import { bareRemote, cloneRepo } from '../../helpers/repo-builder.js';
 
@@ -182,6 +182,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     const finished = (issue: number) => () =>
       [...github.comments.values()].find((c) => c.issueNumber === issue && c.body.includes('🚀'));
     await waitFor(finished(9), 10_000, 'the first run to end');
+    await runsEnded(prefix); // its 🚀 comes before it releases the issue
     const branch = 'autofix/fix/9-add-returns-the-wrong-result';
     const firstTip = git('rev-parse', branch);
 
