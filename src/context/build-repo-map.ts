@@ -96,6 +96,19 @@ const DEFAULT_LIMITS: Required<FileSizeLimits> = {
 
 const TRANSLATION_CATALOG = /\.pot?$/i;
 
+const KIB = 1024;
+const size = (bytes: number): string =>
+  bytes % (KIB * KIB) === 0 ? `${bytes / (KIB * KIB)} MiB` : `${Math.round(bytes / KIB)} KiB`;
+
+/** Why files were left out, for the reasons a maintainer may wonder about (`autofix context`). */
+export function skipExplanation(reason: SkipReason): string | undefined {
+  if (reason === 'too-large')
+    return `over ${size(DEFAULT_LIMITS.maxCodeBytes)} of code or ${size(DEFAULT_LIMITS.maxFileBytes)} of other text`;
+  if (reason === 'translations') return 'read only for an issue about translations';
+  if (reason === 'limit') return `past the ${size(DEFAULT_MAX_TOTAL_BYTES)} read in all`;
+  return undefined;
+}
+
 /** What is read for an issue: the gettext catalogs only when it is about translations. */
 export const readPolicy = (issueText: string): FileSizeLimits => ({
   readTranslations: issueIsAboutTranslations(issueText),

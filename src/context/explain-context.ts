@@ -5,6 +5,7 @@
  */
 import { buildPromptContext, outlineBudget, type PromptContext } from './build-prompt-context.js';
 import { countTokens } from '../llm/count-tokens.js';
+import { skipExplanation, type SkipReason } from './build-repo-map.js';
 import { mapAndRank, mapAndRankInWorker, type MapAndRanking } from './rank-in-worker.js';
 
 export interface ContextReport {
@@ -96,7 +97,10 @@ export async function explainContext(
 const n = (value: number): string => value.toLocaleString('en-US');
 
 export function formatContextReport(report: ContextReport): string {
-  const skipped = Object.entries(report.skipped).map(([reason, count]) => `${count} ${reason}`);
+  const skipped = Object.entries(report.skipped).map(([reason, count]) => {
+    const why = skipExplanation(reason as SkipReason);
+    return `${count} ${reason}${why ? ` (${why})` : ''}`;
+  });
   const lines = [
     `Repository ${report.repo}: ${n(report.files)} text files (${report.source === 'git' ? 'tracked by git' : 'directory walk'})${skipped.length > 0 ? `, not read: ${skipped.join(', ')}` : ''}`,
     `The issue names: ${report.refs.paths.length > 0 ? `paths ${report.refs.paths.join(', ')}` : 'no paths'}; ${report.refs.identifiers.length > 0 ? `identifiers ${report.refs.identifiers.join(', ')}` : 'no identifiers'}`,

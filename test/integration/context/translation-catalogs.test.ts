@@ -58,7 +58,9 @@ describe('translation catalogs', () => {
     ]);
     const report = await explainContext(repo.dir, CODE_ISSUE, { budget: 4_000 });
     expect(report.ranking.map((r) => r.path)).toEqual(['app/forms.py']);
-    expect(formatContextReport(report)).toContain('not read: 3 translations');
+    expect(formatContextReport(report)).toContain(
+      'not read: 3 translations (read only for an issue about translations)',
+    );
     // The pipeline's stages read the same way.
     const context = await prepareContext({ worktree: repo.dir }, {
       title: CODE_ISSUE,
