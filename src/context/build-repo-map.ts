@@ -2,7 +2,7 @@
  * The repository map: every listed text file with its size, first lines and definitions, and
  * every file left out with the reason. Contents are kept for ranking and the code context.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, type Stats } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issueIsAboutTranslations } from './classify-path.js';
@@ -94,6 +94,8 @@ const DEFAULT_LIMITS: Required<FileSizeLimits> = {
   readTranslations: false,
 };
 
+const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+
 const TRANSLATION_CATALOG = /\.pot?$/i;
 
 const KIB = 1024;
@@ -114,11 +116,14 @@ export const readPolicy = (issueText: string): FileSizeLimits => ({
   readTranslations: issueIsAboutTranslations(issueText),
 });
 
-function limitFor(path: string, limits: Required<FileSizeLimits>): number {
+/** Source code: a language `languageOf` knows, other than prose. */
+function isCode(path: string): boolean {
   const language = languageOf(path);
-  return language === undefined || language === 'markdown'
-    ? limits.maxFileBytes
-    : limits.maxCodeBytes;
+  return language !== undefined && language !== 'markdown';
+}
+
+function limitFor(path: string, limits: Required<FileSizeLimits>): number {
+  return isCode(path) ? limits.maxCodeBytes : limits.maxFileBytes;
 }
 
 function limitsOf(options: FileSizeLimits): Required<FileSizeLimits> {
@@ -195,16 +200,25 @@ function loadBuffer(path: string, buffer: Buffer): Loaded {
   };
 }
 
+/** Why a listed path is not read, from its `lstat`; undefined when it is read. */
+function notReadable(
+  path: string,
+  stat: Stats,
+  limits: Required<FileSizeLimits>,
+): Loaded | undefined {
+  if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
+  if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
+  if (stat.size > limitFor(path, limits))
+    return { skipped: { path, reason: 'too-large', bytes: stat.size } };
+  return undefined;
+}
+
 async function load(root: string, path: string, limits: Required<FileSizeLimits>): Promise<Loaded> {
   const byName = skipByName(path, limits);
   if (byName) return { skipped: { path, reason: byName } };
   try {
     const stat = await lstat(join(root, path));
-    if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
-    if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
-    if (stat.size > limitFor(path, limits))
-      return { skipped: { path, reason: 'too-large', bytes: stat.size } };
-    return loadBuffer(path, await readFile(join(root, path)));
+    return notReadable(path, stat, limits) ?? loadBuffer(path, await readFile(join(root, path)));
   } catch {
     // Listed by git but deleted from the work tree, or unreadable: say so, do not fail the map.
     return { skipped: { path, reason: 'unreadable' } };
@@ -217,27 +231,20 @@ function loadSync(root: string, path: string, limits: Required<FileSizeLimits>):
   if (byName) return { skipped: { path, reason: byName } };
   try {
     const stat = lstatSync(join(root, path));
-    if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
-    if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
-    if (stat.size > limitFor(path, limits))
-      return { skipped: { path, reason: 'too-large', bytes: stat.size } };
-    return loadBuffer(path, readFileSync(join(root, path)));
+    return notReadable(path, stat, limits) ?? loadBuffer(path, readFileSync(join(root, path)));
   } catch {
     return { skipped: { path, reason: 'unreadable' } };
   }
 }
 
-/** Code before prose and data: what a total limit leaves out is never the code. */
-const isCode = (path: string): boolean =>
-  limitFor(path, DEFAULT_LIMITS) === DEFAULT_LIMITS.maxCodeBytes;
-
-/** The order files are read in: code first, then the rest, each in the listing's order. */
+/**
+ * The order files are read in: code first, then the rest, each in the listing's order (what a
+ * total limit leaves out is never the code).
+ */
 const readingOrder = (paths: readonly string[]): string[] => [
   ...paths.filter(isCode),
   ...paths.filter((p) => !isCode(p)),
 ];
-
-const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads `paths` (blocking calls) as `buildRepoMap` would: to share the reading between threads.

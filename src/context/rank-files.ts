@@ -284,8 +284,9 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     const kind = byPath.get(f.path)?.kind;
     return kind === 'source' || kind === 'test' || kind === 'config' || kind === 'example';
   });
+  const isSource = (f: { path: string }): boolean => byPath.get(f.path)?.kind === 'source';
   const sourceCount = (hits: readonly { path: string }[]): number =>
-    Math.max(1, hits.filter((h) => byPath.get(h.path)?.kind === 'source').length);
+    Math.max(1, hits.filter(isSource).length);
 
   // 1. Paths the issue names, stack-trace frames first of all. A frame counts once per file, the
   // innermost frame in the repository (where the error was raised) above its callers.
@@ -417,11 +418,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     // Defined in too many files: the source files among them, when they are few (tests and
     // fixtures define their own `Article`, `Request`, `Config`).
     if (definers.length > MAX_HITS)
-      definers = findDefinitions(
-        holders(name).filter((f) => byPath.get(f.path)?.kind === 'source'),
-        name,
-        MAX_HITS,
-      );
+      definers = findDefinitions(holders(name).filter(isSource), name, MAX_HITS);
     if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
     const n = sourceCount(definers);
     for (const d of definers)
@@ -481,7 +478,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   // is raised.
   const telling = (hits: Hit[]): { hits: Hit[]; others: number } => {
     if (hits.length <= MAX_HITS) return { hits, others: 0 };
-    const sources = hits.filter((h) => byPath.get(h.path)?.kind === 'source');
+    const sources = hits.filter(isSource);
     return sources.length > 0 && sources.length <= MAX_HITS
       ? { hits: sources, others: hits.length - sources.length }
       : { hits: [], others: 0 };

@@ -13,8 +13,11 @@ function identifierHits(lines: readonly string[], identifiers: readonly string[]
   const hits = new Uint16Array(lines.length);
   const text = lines.join('\n');
   for (const id of identifiers) {
-    if (id === '') hits.forEach((h, i) => (hits[i] = h + 1));
-    if (id === '' || id.includes('\n')) continue; // in every line; in none
+    if (id === '') {
+      hits.forEach((h, i) => (hits[i] = h + 1)); // in every line
+      continue;
+    }
+    if (id.includes('\n')) continue; // in none
     let line = 0;
     let lineEnd = (lines[0] ?? '').length;
     let marked = -1;
