@@ -29,6 +29,10 @@ const CODE_ISSUE = 'Save draft loses the page title when the form has errors';
 const TRANSLATION_ISSUE =
   'The French translation of "Save draft" is wrong: it should say "Enregistrer"';
 
+/** The context the pipeline's stages get for an issue titled `title`. */
+const stageContext = (title: string): ReturnType<typeof prepareContext> =>
+  prepareContext({ worktree: repo.dir }, { repository: 'demo', number: 1, title, body: '' });
+
 describe('translation catalogs', () => {
   it('tells an issue about translations from one about code', () => {
     for (const text of [
@@ -62,11 +66,7 @@ describe('translation catalogs', () => {
       'not read: 3 translations (read only for an issue about translations)',
     );
     // The pipeline's stages read the same way.
-    const context = await prepareContext({ worktree: repo.dir }, {
-      title: CODE_ISSUE,
-      body: '',
-      number: 1,
-    } as Parameters<typeof prepareContext>[1]);
+    const context = await stageContext(CODE_ISSUE);
     expect(context.codeContext).toContain('app/forms.py');
     expect(context.codeContext).not.toContain('Enregistrer');
   });
@@ -75,11 +75,7 @@ describe('translation catalogs', () => {
     const report = await explainContext(repo.dir, TRANSLATION_ISSUE, { budget: 4_000 });
     expect(report.skipped).toEqual({});
     expect(report.ranking[0]?.path).toBe('app/locale/fr/LC_MESSAGES/django.po');
-    const context = await prepareContext({ worktree: repo.dir }, {
-      title: TRANSLATION_ISSUE,
-      body: '',
-      number: 1,
-    } as Parameters<typeof prepareContext>[1]);
+    const context = await stageContext(TRANSLATION_ISSUE);
     expect(context.codeContext).toContain('Enregistrer le brouillon');
   });
 });
