@@ -16,7 +16,8 @@
  * Prints a table, the product's worst misses, then
  * `SUMMARY context any1=… any3=… any5=… any10=… bm25_any1=… bm25_any5=… bm25_any10=… ms_p50=…`
  * (fractions 0–1).
- * Flags: --only TEXT (instances whose id contains it), --limit N, --misses N (default 10),
+ * Flags: --only TEXT (instances whose id contains it), --dataset NAME (multi-swe-bench,
+ * swe-bench-dev or mulocbench), --limit N, --misses N (default 10),
  * --json FILE (every result), --mirrors DIR, --workdir DIR.
  */
 import { execFileSync } from 'node:child_process';
@@ -47,6 +48,7 @@ function flag(name: string): string | undefined {
 }
 
 const ONLY = flag('only');
+const DATASET = flag('dataset');
 const LIMIT = flag('limit') ? Number(flag('limit')) : undefined;
 const MISSES = Number(flag('misses') ?? 10);
 const JSON_OUT = flag('json');
@@ -59,6 +61,7 @@ interface Result {
   id: string;
   repo: string;
   language: string;
+  dataset: string;
   gold: string[];
   files: number;
   context: {
@@ -130,6 +133,7 @@ async function runOne(instance: Instance): Promise<Result> {
     id: instance.id,
     repo: instance.repo,
     language: instance.language,
+    dataset: instance.dataset,
     gold: instance.gold,
     files: report.files,
     context: {
@@ -182,7 +186,7 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Instance)
-    .filter((i) => !ONLY || i.id.includes(ONLY))
+    .filter((i) => (!ONLY || i.id.includes(ONLY)) && (!DATASET || i.dataset === DATASET))
     .slice(0, LIMIT);
   await mkdir(WORKDIR, { recursive: true });
   const results: Result[] = [];
@@ -198,6 +202,7 @@ async function main(): Promise<void> {
 
   const repos = [...new Set(results.map((r) => r.repo))].sort();
   const languages = [...new Set(results.map((r) => r.language))].sort();
+  const datasets = [...new Set(results.map((r) => r.dataset))].sort();
   const head = [
     'set'.padEnd(34),
     '   n',
@@ -212,7 +217,7 @@ async function main(): Promise<void> {
     'bm25 ms',
   ].join(' ');
   console.log(
-    `Localization on ${results.length} real issues over ${repos.length} repositories (Multi-SWE-bench, SWE-bench dev; ${totalS.toFixed(0)} s)`,
+    `Localization on ${results.length} real issues over ${repos.length} repositories (${datasets.join(', ')}; ${totalS.toFixed(0)} s)`,
   );
   console.log(
     `any@k in PERCENT of issues: a changed non-test source file among the first k. doc5: % of top-5 slots that are tests/docs/non-source. files: median files in the map. ms: p50 per issue, in process. SUMMARY: fractions 0–1.`,
@@ -235,6 +240,13 @@ async function main(): Promise<void> {
       row(
         `language ${language}`,
         results.filter((r) => r.language === language),
+      ),
+    );
+  for (const dataset of datasets)
+    console.log(
+      row(
+        `dataset ${dataset}`,
+        results.filter((r) => r.dataset === dataset),
       ),
     );
   console.log(row('all', results));

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { goldOf, type Instance } from './gold.js';
+import { goldOf, goldOfFiles, type Instance, type PatchFile } from './gold.js';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -63,6 +63,91 @@ const SWE_BENCH_SOURCES = [
   },
 ];
 
+/**
+ * Python, more of it: MULocBench (issue localization on 46 Python projects; Hugging Face
+ * `somethingone/MULocBench`), as converted to SWE-bench's fields by a public GitHub copy
+ * (`KenSu223/LocAgent`). It gives each issue's title and body, the base commit and the files the
+ * fixing pull request changed (`file_loc`; no patch text). Taken, fixed before any ranking was
+ * run: every instance of every repository with at least 20 instances there, except SWE-bench
+ * Lite's test repositories (scikit-learn, requests, flask) and those whose snapshot `fetch`
+ * refuses (pandas, transformers, home-assistant: over 500 MB).
+ */
+const MULOCBENCH_SOURCE = {
+  gitDir: 'KenSu223+LocAgent/repo',
+  commit: '853cfecbc0baf39bb60d19804fb486f890f4c249',
+  file: 'evaluation/datasets/mulocbench/mulocbench.jsonl',
+};
+const MULOCBENCH_REPOS = [
+  'yt-dlp/yt-dlp',
+  'scrapy/scrapy',
+  'localstack/localstack',
+  'ansible/ansible',
+  'ultralytics/yolov5',
+  'AntonOsika/gpt-engineer',
+  'CorentinJ/Real-Time-Voice-Cloning',
+  'geekan/MetaGPT',
+  'deepfakes/faceswap',
+  'keras-team/keras',
+  'All-Hands-AI/OpenHands',
+  'nvbn/thefuck',
+  'binary-husky/gpt_academic',
+  'oobabooga/text-generation-webui',
+  'fastapi/fastapi',
+  '3b1b/manim',
+  'zylon-ai/private-gpt',
+];
+
+/** One MULocBench instance as the copy keeps it (the fields used here). */
+interface MulocInstance {
+  instance_id: string;
+  repo: string;
+  base_commit: string;
+  problem_statement: string;
+  file_loc: { files?: { path?: string | null; status?: string | null }[] } | null;
+}
+
+/** MULocBench's file status as a patch's; a renamed file's path is its new one (not at base). */
+function mulocFiles(raw: MulocInstance): PatchFile[] {
+  const out: PatchFile[] = [];
+  for (const f of raw.file_loc?.files ?? []) {
+    if (!f.path) continue;
+    const status = f.status === 'removed' ? 'deleted' : f.status === 'added' ? 'added' : 'modified';
+    if (!out.some((o) => o.path === f.path)) out.push({ path: f.path, status });
+  }
+  return out;
+}
+
+function mulocInstances(dropped: string[]): Instance[] {
+  const { gitDir, commit, file } = MULOCBENCH_SOURCE;
+  const wanted = new Set(MULOCBENCH_REPOS);
+  const out: Instance[] = [];
+  const text = git(join(MIRRORS, gitDir), ['show', `${commit}:${file}`]);
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const raw = JSON.parse(line) as MulocInstance;
+    if (!wanted.has(raw.repo)) continue;
+    const [owner, name] = raw.repo.split('/');
+    const mirror = join(MIRRORS, `${owner}+${name}`, 'repo');
+    const found = goldAtBase(raw.instance_id, mirror, raw.base_commit, mulocFiles(raw), dropped);
+    if (!found) continue;
+    const number = Number(/-(\d+)$/.exec(raw.instance_id)?.[1] ?? 0);
+    out.push({
+      id: raw.instance_id,
+      repo: raw.repo,
+      language: 'py',
+      pr: 0,
+      issues: [number],
+      base: raw.base_commit,
+      issue: raw.problem_statement,
+      gold: found.gold,
+      excluded: found.excluded,
+      dataset: 'mulocbench',
+      source: `${gitDir.replace(/\/repo$/, '').replace('+', '/')}@${commit}:${file}`,
+    });
+  }
+  return out;
+}
+
 /** One SWE-bench instance (the fields used here). */
 interface SweBenchInstance {
   repo: string;
@@ -101,14 +186,15 @@ function goldAtBase(
   id: string,
   mirror: string,
   base: string,
-  patch: string,
+  changed: string | readonly PatchFile[],
   dropped: string[],
 ): { gold: string[]; excluded: Instance['excluded'] } | undefined {
   if (!exists(mirror, `${base}^{commit}`)) {
     dropped.push(`${id}: base ${base} not in ${mirror}`);
     return undefined;
   }
-  const { gold: candidates, excluded } = goldOf(patch);
+  const { gold: candidates, excluded } =
+    typeof changed === 'string' ? goldOf(changed) : goldOfFiles(changed);
   const gold: string[] = [];
   const allExcluded: Instance['excluded'] = [...excluded];
   for (const path of candidates) {
@@ -150,6 +236,7 @@ function sweBenchInstances(dropped: string[]): Instance[] {
         issue: raw.problem_statement,
         gold: found.gold,
         excluded: found.excluded,
+        dataset: 'swe-bench-dev',
         source: `${source.gitDir.replace(/\/repo$/, '').replace('+', '/')}@${source.commit}:${source.file}`,
       });
     }
@@ -185,12 +272,14 @@ function main(): void {
         issue,
         gold,
         excluded: allExcluded,
+        dataset: 'multi-swe-bench',
         source: file,
       });
     }
   }
-  out.push(...sweBenchInstances(dropped));
-  out.sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : a.pr - b.pr));
+  out.push(...sweBenchInstances(dropped), ...mulocInstances(dropped));
+  const number = (i: Instance): number => i.pr || (i.issues[0] ?? 0);
+  out.sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : number(a) - number(b)));
   const target = join(
     dirname(fileURLToPath(import.meta.url)),
     '../../../bench/context/instances.jsonl',

@@ -103,8 +103,12 @@ export interface Instance {
   issue: string;
   gold: string[];
   excluded: { path: string; reason: Exclusion | 'missing-at-base' }[];
+  /** The collection the instance comes from (one table row each). */
+  dataset: Dataset;
   source: string;
 }
+
+export type Dataset = 'multi-swe-bench' | 'swe-bench-dev' | 'mulocbench';
 
 /** Why a changed file is not gold, or undefined when it is. */
 export function exclusionOf(file: PatchFile): Exclusion | undefined {
@@ -121,9 +125,17 @@ export function goldOf(patch: string): {
   gold: string[];
   excluded: { path: string; reason: Exclusion }[];
 } {
+  return goldOfFiles(patchFiles(patch));
+}
+
+/** Gold files among a fix's changed files, and the files left out (with the reason). */
+export function goldOfFiles(files: readonly PatchFile[]): {
+  gold: string[];
+  excluded: { path: string; reason: Exclusion }[];
+} {
   const gold: string[] = [];
   const excluded: { path: string; reason: Exclusion }[] = [];
-  for (const f of patchFiles(patch)) {
+  for (const f of files) {
     const reason = exclusionOf(f);
     if (reason) excluded.push({ path: f.path, reason });
     else gold.push(f.path);
