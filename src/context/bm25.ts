@@ -30,16 +30,11 @@ export function createBm25Index(
         const df = documentFrequency.get(t) ?? 0;
         return Math.log(1 + (n - df + 0.5) / (df + 0.5));
       });
+      const at = new Map(terms.map((t, j) => [t, j]));
       return frequencies.map((tf, i) => {
         const length = documents[i]?.length ?? 0;
-        let score = 0;
-        terms.forEach((term, j) => {
-          const f = tf.get(term);
-          if (!f) return;
-          const norm = k1 * (1 - b + (b * length) / (averageLength || 1));
-          score += (idf[j] ?? 0) * ((f * (k1 + 1)) / (f + norm));
-        });
-        return score;
+        const norm = k1 * (1 - b + (b * length) / (averageLength || 1));
+        return sumInQueryOrder(tf, at, idf, norm, k1);
       });
     },
   };
@@ -57,18 +52,41 @@ export function scoreBm25Counts(
   const terms = [...new Set(query)];
   const n = documents.length;
   const averageLength = documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n);
-  const idf = terms.map((t) => {
-    let df = 0;
-    for (const d of documents) if (d.counts.has(t)) df++;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  });
+  const at = new Map(terms.map((t, j) => [t, j]));
+  // Document frequencies from each document's own counts: a long issue has a thousand terms, a
+  // large repository ten thousand files, and a document holds few of the terms.
+  const df = new Array<number>(terms.length).fill(0);
+  for (const d of documents)
+    for (const term of d.counts.keys()) {
+      const j = at.get(term);
+      if (j !== undefined) df[j]!++;
+    }
+  const idf = df.map((m) => Math.log(1 + (n - m + 0.5) / (m + 0.5)));
   return documents.map((d) => {
     const norm = k1 * (1 - b + (b * d.length) / (averageLength || 1));
-    let score = 0;
-    terms.forEach((term, j) => {
-      const f = d.counts.get(term);
-      if (f) score += (idf[j] ?? 0) * ((f * (k1 + 1)) / (f + norm));
-    });
-    return score;
+    return sumInQueryOrder(d.counts, at, idf, norm, k1);
   });
+}
+
+/**
+ * One document's score: the terms it holds, added in the query's order (the order a loop over
+ * the query adds them in, so the sums are the same to the last bit) without a loop over the
+ * query's terms the document lacks.
+ */
+function sumInQueryOrder(
+  counts: ReadonlyMap<string, number>,
+  at: ReadonlyMap<string, number>,
+  idf: readonly number[],
+  norm: number,
+  k1: number,
+): number {
+  const held: [number, number][] = [];
+  for (const [term, f] of counts) {
+    const j = at.get(term);
+    if (j !== undefined && f) held.push([j, f]);
+  }
+  held.sort((x, y) => x[0] - y[0]);
+  let score = 0;
+  for (const [j, f] of held) score += idf[j]! * ((f * (k1 + 1)) / (f + norm));
+  return score;
 }

@@ -36,41 +36,64 @@ export interface NameMatch {
  * rest shares what is left.
  */
 export function filesNamed(paths: readonly string[], name: string): NameMatch[] {
-  const key = normaliseName(name);
-  if (key.length < 3) return [];
-  const out: NameMatch[] = [];
-  const inDir = new Map<string, string[]>();
-  for (const path of paths) {
-    const segments = path.split('/');
-    const file = segments[segments.length - 1] ?? '';
-    if (normaliseName(stemOf(file)) === key) {
-      out.push({ path, how: 'file', weight: 1 });
-      continue;
-    }
-    for (let i = segments.length - 2; i >= 0; i--)
-      if (normaliseName(segments[i] ?? '') === key) {
-        const dir = segments.slice(0, i + 1).join('/');
-        inDir.set(dir, [...(inDir.get(dir) ?? []), path]);
-        break;
+  return createNameIndex(paths).filesNamed(name);
+}
+
+export interface NameIndex {
+  /** `filesNamed(paths, name)`, from names normalised once for all of an issue's names. */
+  filesNamed(name: string): NameMatch[];
+}
+
+export function createNameIndex(paths: readonly string[]): NameIndex {
+  // Normalised file stem → files; normalised folder name → (file, depth of that folder).
+  const stems = new Map<string, number[]>();
+  const folders = new Map<string, [number, number][]>();
+  const push = <T>(m: Map<string, T[]>, k: string, v: T): void => {
+    const list = m.get(k);
+    if (list) list.push(v);
+    else m.set(k, [v]);
+  };
+  const segmentsOf = paths.map((path) => path.split('/'));
+  segmentsOf.forEach((segments, i) => {
+    push(stems, normaliseName(stemOf(segments[segments.length - 1] ?? '')), i);
+    for (let d = 0; d < segments.length - 1; d++)
+      push(folders, normaliseName(segments[d]!), [i, d]);
+  });
+  return {
+    filesNamed(name) {
+      const key = normaliseName(name);
+      if (key.length < 3) return [];
+      const byFile = stems.get(key) ?? [];
+      const out: NameMatch[] = byFile.map((i) => ({ path: paths[i]!, how: 'file', weight: 1 }));
+      const named = new Set(byFile);
+      // The deepest folder of that name on each other file's path, files in path order.
+      const deepest = new Map<number, number>();
+      for (const [i, d] of folders.get(key) ?? [])
+        if (!named.has(i)) deepest.set(i, Math.max(d, deepest.get(i) ?? -1));
+      const inDir = new Map<string, string[]>();
+      for (const [i, d] of deepest) {
+        const dir = segmentsOf[i]!.slice(0, d + 1).join('/');
+        push(inDir, dir, paths[i]!);
       }
-  }
-  for (const [dir, files] of inDir) {
-    const dirName = dir.slice(dir.lastIndexOf('/') + 1);
-    for (const path of files) {
-      const rest = path.slice(dir.length + 1);
-      const file = stemOf(rest);
-      const entry =
-        !rest.includes('/') &&
-        (INDEX_NAMES.has(file.toLowerCase()) || normaliseName(file) === normaliseName(dirName));
-      out.push({
-        path,
-        how: 'directory',
-        weight: entry ? 0.9 : 0.5 / Math.max(1, Math.sqrt(files.length)),
-        dir,
-      });
-    }
-  }
-  return out;
+      for (const [dir, files] of inDir) {
+        const dirName = dir.slice(dir.lastIndexOf('/') + 1);
+        for (const path of files) {
+          const rest = path.slice(dir.length + 1);
+          const file = stemOf(rest);
+          const entry =
+            !rest.includes('/') &&
+            (INDEX_NAMES.has(file.toLowerCase()) || normaliseName(file) === normaliseName(dirName));
+          out.push({
+            path,
+            how: 'directory',
+            weight: entry ? 0.9 : 0.5 / Math.max(1, Math.sqrt(files.length)),
+            dir,
+          });
+        }
+      }
+      return out;
+    },
+  };
 }
 
 const SOURCE_EXT = /\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|rb|rs|java|kt|php|ex|exs)$/;

@@ -21,7 +21,8 @@ import {
 } from './classify-path.js';
 import {
   filesForDotted,
-  filesNamed,
+  createNameIndex,
+  type NameIndex,
   importGraph,
   pythonDefinition,
   pythonModuleFile,
@@ -137,6 +138,18 @@ const RECEIVERS = new Set(
 );
 
 const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+/** Items by key, each group in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
 const round = (n: number): number => Math.round(n * 100) / 100;
 const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -291,14 +304,19 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   // 1. Paths the issue names, stack-trace frames first of all. A frame counts once per file, the
   // innermost frame in the repository (where the error was raised) above its callers.
   const unavailable: SkippedFile[] = [];
+  // Every way a mention names a file ends with the file's name: only files of that name are tried
+  // (a pasted log names hundreds of paths, a large repository has ten thousand files).
+  const filesCalled = groupBy(map.files, (f) => basename(f.path));
+  const skippedCalled = groupBy(map.skipped, (f) => basename(f.path));
   const resolved = refs.paths.map((mention) => {
     const p = mention.path.replace(/^\/+/, '');
     const suffix = (f: string): boolean =>
       f === p || f.endsWith(`/${p}`) || mention.path.endsWith(`/${f}`);
-    let exact = map.files.filter((f) => suffix(f.path));
+    const called = filesCalled.get(basename(p)) ?? [];
+    let exact = called.filter((f) => suffix(f.path));
     // An installed copy (`site-packages/pkg/mod.py`, `node_modules/pkg/lib/x.js`) or another
     // layout (`src/pkg/mod.py`): the files sharing the longest tail of at least two segments.
-    if (exact.length === 0) exact = longestTail(map.files, p);
+    if (exact.length === 0) exact = longestTail(called, p);
     // A frame in `fn` is not a file that never mentions `fn`: the user's own `dicom.py`, a
     // bundle's `index.js`, another version of the file.
     const fn = mention.fn;
@@ -349,7 +367,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
         );
       continue;
     }
-    const skipped = map.skipped.find((s) => suffix(s.path));
+    const skipped = skippedCalled.get(basename(p))?.find((s) => suffix(s.path));
     if (skipped) {
       if (!unavailable.includes(skipped)) unavailable.push(skipped);
       continue;
@@ -357,7 +375,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     // A frame that is no file here is another package's (`site-packages/numpy/core.py`), not
     // every `core.py` of the repository.
     if (mention.trace) continue;
-    const sameName = map.files.filter((f) => basename(f.path) === basename(p) && p.includes('.'));
+    const sameName = p.includes('.') ? (filesCalled.get(basename(p)) ?? []) : [];
     for (const f of sameName)
       add(
         f.path,
@@ -508,10 +526,11 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   // 4. Names that are file or folder names; dotted module paths. The project's own package
   // (`astroid/`, `src/sqlfluff/`: most of the source) is named in every issue: no evidence.
   const projectDirs = projectPackages(entries);
+  let names: NameIndex | undefined;
   for (const name of refs.names) {
-    const matches = filesNamed(paths, name).filter(
-      (m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''),
-    );
+    const matches = (names ??= createNameIndex(paths))
+      .filesNamed(name)
+      .filter((m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''));
     const files = matches.filter((m) => m.how === 'file').length;
     if (matches.length === 0 || files > MAX_HITS) continue;
     const share = Math.max(1, files);

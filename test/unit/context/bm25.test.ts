@@ -1,3 +1,4 @@
+import { createRng } from '../../../bench/patch/prng.js';
 import { createBm25Index } from '../../../src/context/bm25.js';
 import {
   identifierCount,
@@ -170,5 +171,61 @@ describe('scoreBm25Counts', () => {
       query,
     );
     actual.forEach((score, i) => expect(score).toBeCloseTo(expected[i] ?? NaN, 10));
+  });
+});
+
+describe('BM25 sums in the query order', () => {
+  /** The plain loop over the query's terms, as both scorers were first written. */
+  function reference(
+    documents: { counts: ReadonlyMap<string, number>; length: number }[],
+    query: readonly string[],
+  ): number[] {
+    const k1 = 1.2;
+    const b = 0.75;
+    const terms = [...new Set(query)];
+    const n = documents.length;
+    const averageLength = documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n);
+    const idf = terms.map((t) => {
+      const df = documents.filter((d) => d.counts.has(t)).length;
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    return documents.map((d) => {
+      const norm = k1 * (1 - b + (b * d.length) / (averageLength || 1));
+      let score = 0;
+      terms.forEach((term, j) => {
+        const f = d.counts.get(term);
+        if (f) score += idf[j]! * ((f * (k1 + 1)) / (f + norm));
+      });
+      return score;
+    });
+  }
+
+  it('gives the very same numbers as a loop over the query, whatever order the counts were made in', async () => {
+    const { scoreBm25Counts } = await import('../../../src/context/bm25.js');
+    const rng = createRng(18);
+    const vocabulary = Array.from({ length: 60 }, (_, i) => `t${i}`);
+    for (let round = 0; round < 300; round++) {
+      const query = Array.from({ length: rng.int(1, 40) }, () => rng.pick(vocabulary));
+      const documents = Array.from({ length: rng.int(1, 30) }, () => {
+        const counts = new Map<string, number>();
+        // Counts in the order the text holds them (not the query's), a zero count now and then.
+        for (let k = rng.int(0, 25); k > 0; k--) counts.set(rng.pick(vocabulary), rng.int(0, 5));
+        return { counts, length: rng.int(0, 400) };
+      });
+      const documentsAsTerms = documents.map((d) =>
+        [...d.counts].flatMap(([t, f]) => Array<string>(f).fill(t)),
+      );
+      expect(scoreBm25Counts(documents, query)).toEqual(reference(documents, query));
+      expect(createBm25Index(documentsAsTerms).score(query)).toEqual(
+        reference(
+          documentsAsTerms.map((terms) => {
+            const counts = new Map<string, number>();
+            for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+            return { counts, length: terms.length };
+          }),
+          query,
+        ),
+      );
+    }
   });
 });
