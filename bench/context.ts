@@ -1,8 +1,8 @@
 /**
  * `npm run bench:context`: localization on real issues (issue #18). For each instance of
  * `bench/context/instances.jsonl` (real issues and the files their upstream fix changed, from
- * Multi-SWE-bench and SWE-bench dev; see bench/context/README.md), the repository is checked out at the fix's
- * parent commit and ranked two ways for the issue text (title + body):
+ * Multi-SWE-bench, SWE-bench dev and MULocBench; see bench/context/README.md), the repository is
+ * checked out at the fix's parent commit and ranked two ways for the issue text (title + body):
  *   - the product: `explainContext`, what `autofix context` runs (repo map, `rankFiles`, prompt
  *     context), timed per issue in process (no CLI start);
  *   - plain BM25 over path + content words of the same repo map's files (`bm25.ts`,

@@ -2,6 +2,7 @@
  * What an issue points at: file paths (with a line, from stack traces, `file:line` or GitHub
  * links), and code identifiers (backticked, camelCase, snake_case, `name(`). Pure.
  */
+import { visibleIssueText } from './issue-text.js';
 
 export interface PathMention {
   /** As normalised: forward slashes, no `./`, no URL or `#L` suffix. */
@@ -32,6 +33,11 @@ export interface IssueRefs {
   dotted: string[];
   /** Names the issue gives to a part of the code ("the utc plugin", `weekOfYear`). */
   names: string[];
+  /**
+   * Plain words of the title (`SSM parameters are not returned` → `SSM`, `parameters`,
+   * `returned`… minus common words): a part of the project may go by one (`services/ssm/`).
+   */
+  titleWords: string[];
   /** Python imports in the issue's code (`from pkg.mod import Name`, `import pkg.mod`). */
   imports: { module: string; names: string[] }[];
 }
@@ -47,7 +53,9 @@ const JS_TRACE = /^\s*at (?:(.*?) ?\()?((?:[A-Za-z]:)?[^\s()]+?):(\d+)(?::\d+)?\
 const GO_TRACE = /^\s+(\/?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/gm;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w-])/gi;
 const ERROR_LINE =
-  /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|(?:[a-z_]\w*\.)+[A-Z]\w*|panic|error|fatal|FATAL|ERROR|Error)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
+  /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|(?:[a-z_]\w*\.)+[A-Z]\w*|panic|error|fatal|FATAL|ERROR|Error|WARNING|warning)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
+/** A log line of a level that reports a problem: `[WARNING]: …`, `[ERROR] …`. */
+const LOG_LINE = /^\s*\[(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\]:?\s+(.{8,200}?)\s*$/gm;
 const QUOTED = /(?:^|[\s(:=])(["'“‘])([^"'“”‘’\n]{12,160})(?:["'”’])/g;
 const DOTTED = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$/-])/g;
 /** A noun a maintainer puts after the name of a part of the code ("the utc plugin"). */
@@ -81,6 +89,11 @@ function normalise(path: string): string {
 
 function pathFromToken(token: string): PathMention | undefined {
   const raw = token.replace(/[.,:;!?]+$/, '');
+  // Node prints the frames of ES modules as file URLs (`file:///app/node_modules/x/lib/a.js:3:9`).
+  if (/^file:\/\//i.test(raw)) {
+    const local = pathFromToken(decodeURIComponent(raw.slice('file://'.length)));
+    return local && { ...local, raw };
+  }
   const blob = GITHUB_BLOB.exec(raw);
   if (blob) {
     const line = blob[2] ? Number(blob[2]) : undefined;
@@ -97,13 +110,15 @@ function pathFromToken(token: string): PathMention | undefined {
 }
 
 const CAMEL = /^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*$/;
-const PASCAL = /^[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*$/;
+// With a lower-case letter: `A2887D2` is a hex string, not a class (`X509Certificate` is one).
+const PASCAL = /^(?=.*[a-z])[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*$/;
 const SNAKE = /^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+$/;
 const SCREAMING = /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/;
 
 function identifiersIn(text: string, fromCode: boolean): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/[A-Za-z_$][\w$]*(\()?/g)) {
+  // `image(s)` in prose is a plural, not a call.
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*(\((?!s\)))?/g)) {
     const name = m[0].replace(/\($/, '');
     const called = m[1] !== undefined;
     if (name.length < 3) continue;
@@ -149,6 +164,9 @@ const NOT_SYMBOLS = new Set(
 /** The text without its links (their words are addresses, not what the issue is about). */
 export const withoutLinks = (text: string): string => text.replace(URL, ' ');
 
+const PY_FRAME_LINE = /^\s*File "[^"]+", line \d+/;
+const JS_FRAME_LINE = /^\s*at (?:.*? \()?(?:[A-Za-z]:)?[^\s()]+?:\d+(?::\d+)?\)?\s*$/;
+
 /**
  * The text without the source lines a Python traceback prints under each frame: they are the
  * frames' own code (already evidence through the frames), not names the reporter chose.
@@ -158,12 +176,21 @@ export function withoutFrameCode(text: string): string {
   return lines
     .filter((line, i) => {
       const previous = lines[i - 1] ?? '';
-      return !(
-        /^\s*File "[^"]+", line \d+/.test(previous) &&
-        /^\s+\S/.test(line) &&
-        !/^\s*File "/.test(line)
-      );
+      return !(PY_FRAME_LINE.test(previous) && /^\s+\S/.test(line) && !/^\s*File "/.test(line));
     })
+    .join('\n');
+}
+
+/**
+ * The text without the frame lines of stack traces (`File "x.py", line 3, in parse`,
+ * `at Foo.parse (x.js:3:9)`): their paths and functions are evidence as frames (the innermost
+ * above its callers), not again as names the reporter chose, which would count each caller's
+ * function as a definition the issue names.
+ */
+function withoutFrameHeaders(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !PY_FRAME_LINE.test(line) && !JS_FRAME_LINE.test(line))
     .join('\n');
 }
 
@@ -220,7 +247,8 @@ function traceFrames(text: string): PathMention[] {
   return out;
 }
 
-export function extractIssueRefs(text: string): IssueRefs {
+export function extractIssueRefs(issueText: string): IssueRefs {
+  const text = visibleIssueText(issueText);
   const paths: PathMention[] = traceFrames(text);
   for (const token of text.split(TOKEN_SPLIT)) {
     const mention = token ? pathFromToken(token) : undefined;
@@ -230,7 +258,7 @@ export function extractIssueRefs(text: string): IssueRefs {
   }
 
   const identifiers = new Set<string>();
-  const noLinks = withoutFrameCode(withoutLinks(text));
+  const noLinks = withoutFrameHeaders(withoutFrameCode(withoutLinks(text)));
   const codeSpans = [...noLinks.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
   // A short span is code (`sqlfluff fix`, `save_as()`); a longer one is a command line or a
   // sentence (`pip install pylint astroid==2.9.1`): only code-shaped names count there.
@@ -254,6 +282,7 @@ export function extractIssueRefs(text: string): IssueRefs {
     const word = span.trim();
     if (/^[A-Za-z][\w-]{2,40}$/.test(word) && isSymbolName(word)) names.add(word);
   }
+  for (const tag of titleTags(text)) names.add(tag);
   for (const m of noLinks.matchAll(PART_NOUN)) {
     const word = m[1] ?? '';
     if (!COMMON_WORDS.has(word.toLowerCase()) && isSymbolName(word)) names.add(word);
@@ -278,13 +307,71 @@ export function extractIssueRefs(text: string): IssueRefs {
     messages: extractMessages(text),
     dotted: [...dotted].sort(),
     names: [...names].sort(),
+    titleWords: titleWords(text).filter((w) => !names.has(w)),
   };
+}
+
+/** A title's leading tags: `[Globo] [Bug] Videos fail`. */
+const TITLE_TAGS = /^\s*(?:\[[^\]\n]{1,40}\]\s*)+/;
+
+/** Tags that say what kind of issue it is, not which part of the project. */
+const GENERIC_TAGS = new Set(
+  (
+    'bug bugs feature features request question help docs doc documentation enhancement proposal ' +
+    'rfc wip discussion report regression security performance perf breaking fix improvement idea ' +
+    'suggestion support site broken new major minor critical urgent draft meta chore test tests ' +
+    'ci build release todo info warning error crash issue problem'
+  ).split(' '),
+);
+
+/**
+ * The parts a title's leading tags name: `[Globo] Videos fail`, `[ARD:mediathek]`, `[IAM] …`,
+ * `[cbc.ca]` (a site: its name without the domain's end). Tags that say what kind of issue it
+ * is (`[Bug]`, `[Feature Request]`) name nothing.
+ */
+export function titleTags(text: string): string[] {
+  const title = TITLE_TAGS.exec(text.split('\n', 1)[0] ?? '')?.[0] ?? '';
+  const out: string[] = [];
+  for (const m of title.matchAll(/\[([^\]]+)\]/g))
+    for (const part of (m[1] ?? '').split(/[:/,]/)) {
+      const word = part.trim().split('.')[0]?.trim() ?? '';
+      if (!/^[A-Za-z][\w-]{2,40}$/.test(word)) continue;
+      if (GENERIC_TAGS.has(word.toLowerCase()) || COMMON_WORDS.has(word.toLowerCase())) continue;
+      if (isSymbolName(word)) out.push(word);
+    }
+  return out;
+}
+
+/** Words of titles that name no part: what goes wrong, and how. */
+const TITLE_NOISE = new Set(
+  (
+    'fix fixed fixes fails failed failing fail error errors bug bugs issue issues problem crash ' +
+    'crashes support supported supports add added adding allow allows make makes cannot can ' +
+    'does doesn work working works broken wrong incorrect missing unable when after before while ' +
+    'should would could get gets set sets return returns returned value values type types file ' +
+    'files data option options request feature features improve improvement update updated ' +
+    'version latest install installation run running runs how why there then than into only ' +
+    'also just more less not but have has had was were will still even since via per out off'
+  ).split(' '),
+);
+
+/** The title's plain words (after its tags) that may be the name of a part. */
+function titleWords(text: string): string[] {
+  const title = (text.split('\n', 1)[0] ?? '').replace(TITLE_TAGS, '');
+  const out = new Set<string>();
+  for (const m of title.matchAll(/(?<![\w.-])[A-Za-z][A-Za-z0-9]{2,30}(?![\w-]|\.\w)/g)) {
+    const lower = m[0].toLowerCase();
+    if (COMMON_WORDS.has(lower) || GENERIC_TAGS.has(lower) || TITLE_NOISE.has(lower)) continue;
+    if (isSymbolName(m[0])) out.add(m[0]);
+  }
+  return [...out];
 }
 
 /** Error messages: `XError: message` lines, and quoted sentences of three words or more. */
 function extractMessages(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(ERROR_LINE)) out.add((m[1] ?? '').trim());
+  for (const re of [ERROR_LINE, LOG_LINE])
+    for (const m of text.matchAll(re)) out.add((m[1] ?? '').trim());
   for (const m of text.matchAll(QUOTED)) {
     const quoted = (m[2] ?? '').trim();
     if (quoted.split(/\s+/).length >= 3 && /[a-z]/i.test(quoted)) out.add(quoted);

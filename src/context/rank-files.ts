@@ -22,13 +22,20 @@ import {
 import {
   filesForDotted,
   createNameIndex,
+  normaliseName,
   type NameIndex,
+  type NameMatch,
   importGraph,
   pythonDefinition,
   pythonModuleFile,
   pythonModules,
 } from './code-graph.js';
-import { extractIssueRefs, withoutLinks, type IssueRefs } from './extract-issue-refs.js';
+import {
+  extractIssueRefs,
+  isSymbolName,
+  withoutLinks,
+  type IssueRefs,
+} from './extract-issue-refs.js';
 import {
   definitionPattern,
   escapeRegExp,
@@ -88,6 +95,8 @@ export const WEIGHTS = {
   /** The modules that read a setting the issue names (`settings.FOO`, `config.foo`). */
   readsSetting: 20,
   pathMatchesName: 25,
+  /** Factor for a plain title word that is a file or folder name (not a code-shaped name). */
+  titleWord: 0.5,
   /** The file that defines a name the issue imports (`from pkg import Name`) or dots into. */
   importedName: 35,
   /** BM25 scores are scaled so that the best file gets this many points. */
@@ -138,6 +147,18 @@ const RECEIVERS = new Set(
 );
 
 const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+/**
+ * A path on the reporter's machine that is not the repository's: absolute (`/`, `~`, a drive),
+ * or inside an installed package (`site-packages`, `dist-packages`, `node_modules`). Resolved by
+ * its tail when the tail is here; never by its file name alone.
+ */
+function isForeignPath(path: string): boolean {
+  return (
+    /^(\/|~|[A-Za-z]:)/.test(path) ||
+    /(^|\/)(site-packages|dist-packages|node_modules)\//.test(path)
+  );
+}
 
 /** Items by key, each group in the items' order. */
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
@@ -199,6 +220,18 @@ function projectPackages(entries: readonly { path: string; kind: PathKind }[]): 
   for (const [dir, count] of counts)
     if (count >= 0.4 * sources.length && (!dir.includes('/') || /^(src|lib)\/[^/]+$/.test(dir)))
       out.add(dir);
+  // A Python project's importable package (`fastapi/`, `localstack-core/localstack/`): the
+  // largest package whose parent is none, when it holds a quarter of the source, even where
+  // documentation examples or a front end hold more files.
+  const inits = new Set(entries.filter((e) => e.path.endsWith('/__init__.py')).map((e) => e.path));
+  const isPackage = (dir: string): boolean => inits.has(`${dir}/__init__.py`);
+  let largest: [string, number] | undefined;
+  for (const [dir, count] of counts) {
+    const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : undefined;
+    if (!isPackage(dir) || (parent !== undefined && isPackage(parent))) continue;
+    if (!largest || count > largest[1]) largest = [dir, count];
+  }
+  if (largest && largest[1] >= 0.25 * sources.length) out.add(largest[0]);
   return out;
 }
 
@@ -214,7 +247,7 @@ export function namesToLocate(refs: IssueRefs): {
 } {
   const symbols = new Set(refs.identifiers);
   for (const d of refs.dotted)
-    for (const part of d.split('.')) if (part.length >= 3) symbols.add(part);
+    for (const part of d.split('.')) if (part.length >= 3 && isSymbolName(part)) symbols.add(part);
   for (const r of RECEIVERS) symbols.delete(r);
   const classMembers = refs.dotted.flatMap((d) => {
     const parts = d.split('.');
@@ -324,8 +357,16 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     if (mention.trace && fn !== undefined) exact = exact.filter((f) => f.content.includes(fn));
     return { mention, p, suffix, exact, refuted: candidates > 0 && exact.length === 0 };
   });
-  // …and its frames that name no function are not that file either.
-  const refuted = new Set(resolved.filter((r) => r.refuted).map((r) => r.mention.path));
+  // …and its frames that name no function are not that file either, unless another of its
+  // frames names a function the file holds (a trace from an older version of the same file).
+  const confirmed = new Set(
+    resolved
+      .filter((r) => r.mention.fn !== undefined && r.exact.length > 0)
+      .map((r) => r.mention.path),
+  );
+  const refuted = new Set(
+    resolved.filter((r) => r.refuted && !confirmed.has(r.mention.path)).map((r) => r.mention.path),
+  );
   for (const r of resolved) if (r.mention.trace && refuted.has(r.mention.path)) r.exact = [];
   const innermost = Math.min(
     ...resolved
@@ -374,7 +415,9 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     }
     // A frame that is no file here is another package's (`site-packages/numpy/core.py`), not
     // every `core.py` of the repository.
-    if (mention.trace) continue;
+    // Nor is an absolute path outside the repository (`/etc/ansible/ansible.cfg`,
+    // `/opt/conda/lib/python3.9/site-packages/torch/__init__.py`) every file of that name here.
+    if (mention.trace || isForeignPath(mention.path)) continue;
     const sameName = p.includes('.') ? (filesCalled.get(basename(p)) ?? []) : [];
     for (const f of sameName)
       add(
@@ -420,7 +463,14 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
   // The code files that hold each name, in one scan: the lookups below read only those.
   const holding = filesHolding(code, locatedNames(refs), options.held);
   const holders = (name: string): typeof code => holding.get(name) ?? [];
+  // The project's own package (`astroid/`, `src/sqlfluff/`, `fastapi/`) is named in every issue:
+  // neither its folder nor a class of its name (`class FastAPI`) is evidence.
+  const projectDirs = projectPackages(entries);
+  const projectNames = new Set(
+    [...projectDirs].map((d) => normaliseName(d.slice(d.lastIndexOf('/') + 1))),
+  );
   for (const id of named) {
+    if (projectNames.has(normaliseName(id))) continue;
     let definers = findDefinitions(holders(id), id, MAX_HITS);
     let name = id;
     let reason = `defines \`${id}\``;
@@ -519,23 +569,49 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     const { hits, others } = telling(findOption(code, option));
     if (hits.length === 0) continue;
     const n = sourceCount(hits);
+    // Evidence that piles up (a pasted command line of eight options): 1, 1/2, 1/3… per file.
     for (const h of hits)
-      add(h.path, WEIGHTS.declaresOption / n, `declares option ${option}${alsoIn(others)}`, h.line);
+      defines(
+        h.path,
+        option,
+        WEIGHTS.declaresOption / n,
+        `declares option ${option}${alsoIn(others)}`,
+        h.line,
+      );
   }
 
-  // 4. Names that are file or folder names; dotted module paths. The project's own package
-  // (`astroid/`, `src/sqlfluff/`: most of the source) is named in every issue: no evidence.
-  const projectDirs = projectPackages(entries);
+  // 4. Names that are file or folder names (not the project's own package); dotted module paths.
   let names: NameIndex | undefined;
-  for (const name of refs.names) {
-    const matches = (names ??= createNameIndex(paths))
+  const seenNames = new Set<string>();
+  /** The files a name matches, the first time it is asked (`Docker` and `docker` once). */
+  const partsNamed = (name: string): NameMatch[] | undefined => {
+    const key = normaliseName(name);
+    if (seenNames.has(key)) return undefined;
+    seenNames.add(key);
+    return (names ??= createNameIndex(paths))
       .filesNamed(name)
       .filter((m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''));
+  };
+  for (const name of refs.names) {
+    const matches = partsNamed(name) ?? [];
     const files = matches.filter((m) => m.how === 'file').length;
     if (matches.length === 0 || files > MAX_HITS) continue;
     const share = Math.max(1, files);
     for (const m of matches)
       add(m.path, (WEIGHTS.pathMatchesName * m.weight) / share, `path matches \`${name}\``);
+  }
+  // A plain title word that is the name of one part (`SSM` → `services/ssm/`, `fish` →
+  // `shells/fish.py`): half a name's weight, and nothing when it names several parts.
+  for (const word of refs.titleWords) {
+    const matches = partsNamed(word) ?? [];
+    const parts = new Set(matches.map((m) => m.dir ?? m.path));
+    if (parts.size !== 1) continue;
+    for (const m of matches)
+      add(
+        m.path,
+        WEIGHTS.pathMatchesName * WEIGHTS.titleWord * m.weight,
+        `path matches the title's \`${word}\``,
+      );
   }
   for (const dotted of refs.dotted) {
     if (EXCEPTION_TYPE.test(dotted)) continue;

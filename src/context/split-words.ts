@@ -3,6 +3,7 @@
  * stemmed, plus the whole identifier, so `parseConfigFile` matches "parse", "config file" and
  * `parseconfigfile`. Pure.
  */
+import { visibleIssueText } from './issue-text.js';
 
 const STOPWORDS = new Set(
   (
@@ -106,7 +107,8 @@ export interface TermQuery {
   needles: RegExp | undefined;
 }
 
-export function termQuery(text: string): TermQuery {
+export function termQuery(issueText: string): TermQuery {
+  const text = visibleIssueText(issueText);
   const terms = [...new Set(splitWords(text))];
   const found = new Set<string>();
   for (const t of terms) found.add(t.length > 2 && t.endsWith('y') ? t.slice(0, -1) : t);
