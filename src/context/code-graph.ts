@@ -5,6 +5,7 @@
  * JavaScript/TypeScript imports, Python imports, Go package imports), one hop. Pure.
  */
 import { escapeRegExp } from './grep-code.js';
+import { groupBy } from './group-by.js';
 
 export interface GraphFile {
   path: string;
@@ -45,20 +46,17 @@ export interface NameIndex {
 }
 
 export function createNameIndex(paths: readonly string[]): NameIndex {
-  // Normalised file stem → files; normalised folder name → (file, depth of that folder).
-  const stems = new Map<string, number[]>();
-  const folders = new Map<string, [number, number][]>();
-  const push = <T>(m: Map<string, T[]>, k: string, v: T): void => {
-    const list = m.get(k);
-    if (list) list.push(v);
-    else m.set(k, [v]);
-  };
   const segmentsOf = paths.map((path) => path.split('/'));
-  segmentsOf.forEach((segments, i) => {
-    push(stems, normaliseName(stemOf(segments[segments.length - 1] ?? '')), i);
-    for (let d = 0; d < segments.length - 1; d++)
-      push(folders, normaliseName(segments[d]!), [i, d]);
+  const indices = paths.map((_, i) => i);
+  // Normalised file stem → files; normalised folder name → (file, depth of that folder).
+  const stems = groupBy(indices, (i) => {
+    const segments = segmentsOf[i]!;
+    return normaliseName(stemOf(segments[segments.length - 1] ?? ''));
   });
+  const folders = groupBy(
+    indices.flatMap((i) => segmentsOf[i]!.slice(0, -1).map((_, d) => [i, d] as const)),
+    ([i, d]) => normaliseName(segmentsOf[i]![d]!),
+  );
   return {
     filesNamed(name) {
       const key = normaliseName(name);
@@ -70,12 +68,9 @@ export function createNameIndex(paths: readonly string[]): NameIndex {
       const deepest = new Map<number, number>();
       for (const [i, d] of folders.get(key) ?? [])
         if (!named.has(i)) deepest.set(i, Math.max(d, deepest.get(i) ?? -1));
-      const inDir = new Map<string, string[]>();
-      for (const [i, d] of deepest) {
-        const dir = segmentsOf[i]!.slice(0, d + 1).join('/');
-        push(inDir, dir, paths[i]!);
-      }
-      for (const [dir, files] of inDir) {
+      const inDir = groupBy(deepest, ([i, d]) => segmentsOf[i]!.slice(0, d + 1).join('/'));
+      for (const [dir, members] of inDir) {
+        const files = members.map(([i]) => paths[i]!);
         const dirName = dir.slice(dir.lastIndexOf('/') + 1);
         for (const path of files) {
           const rest = path.slice(dir.length + 1);

@@ -30,6 +30,7 @@ import {
   pythonModuleFile,
   pythonModules,
 } from './code-graph.js';
+import { groupBy } from './group-by.js';
 import {
   extractIssueRefs,
   isSymbolName,
@@ -160,17 +161,6 @@ function isForeignPath(path: string): boolean {
   );
 }
 
-/** Items by key, each group in the items' order. */
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = out.get(k);
-    if (group) group.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
 const round = (n: number): number => Math.round(n * 100) / 100;
 const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -445,7 +435,8 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
 
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
   const { named, classMembers } = namesToLocate(refs);
-  // Per file and name, the best evidence that the file defines it (grep, or an import followed).
+  // Per file and name, the best evidence that the file defines it (grep, or an import followed)
+  // or declares it (an option): such evidence piles up 1, 1/2, 1/3… per file.
   type Definition = { points: number; reason: string; line: number | undefined };
   const definitions = new Map<string, Map<string, Definition>>();
   const defines = (
