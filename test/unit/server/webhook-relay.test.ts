@@ -35,7 +35,9 @@ describe('webhook relay (WEBHOOK_PROXY_URL)', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         received.push({ url: req.url ?? '', headers: req.headers, body });
-        res.writeHead(202).end();
+        // Answer a little later, as a busy endpoint does: the relay must not be counted on
+        // before its answer is back (a race that once failed this test under load).
+        setTimeout(() => res.writeHead(202).end(), 50);
       });
     });
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
@@ -65,6 +67,9 @@ describe('webhook relay (WEBHOOK_PROXY_URL)', () => {
       // smee's own fields are not headers of the forwarded request.
       expect(got!.headers.host).not.toBe('smee.io');
       expect(got!.headers.timestamp).toBeUndefined();
+      // The relay counts a delivery once our endpoint's answer is back, which on a busy machine
+      // is after the endpoint saw the request: wait for the count, do not race it.
+      await waitFor(() => (relay.forwarded() > 0 ? true : undefined), 'the answer to the relay');
       expect(relay.forwarded()).toBe(1);
     } finally {
       await relay.stop();
