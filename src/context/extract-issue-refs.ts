@@ -40,6 +40,11 @@ export interface IssueRefs {
   titleWords: string[];
   /** Python imports in the issue's code (`from pkg.mod import Name`, `import pkg.mod`). */
   imports: { module: string; names: string[] }[];
+  /**
+   * The symbols (`identifiers`, parts of `dotted`) that the title names: what the reporter put
+   * first is what the issue is about (`` `bulk_update()` ignores `batch_size` ``).
+   */
+  titleNames: string[];
 }
 
 const PY_TRACE = /File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?/g;
@@ -56,7 +61,13 @@ const ERROR_LINE =
   /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|(?:[a-z_]\w*\.)+[A-Z]\w*|panic|error|fatal|FATAL|ERROR|Error|WARNING|warning)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
 /** A log line of a level that reports a problem: `[WARNING]: …`, `[ERROR] …`. */
 const LOG_LINE = /^\s*\[(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\]:?\s+(.{8,200}?)\s*$/gm;
-const QUOTED = /(?:^|[\s(:=])(["'“‘])([^"'“”‘’\n]{12,160})(?:["'”’])/g;
+/**
+ * A quoted sentence; in double quotes it may hold an apostrophe (`"can't convert to float"`),
+ * in single quotes a double quote. The opening quote follows a space, `(`, `:` or `=`, so that
+ * the apostrophes of prose (`don't … it's`) do not pair up.
+ */
+const QUOTED =
+  /(?:^|[\s(:=])(?:"([^"\n]{12,160})"|“([^“”\n]{12,160})”|'([^'\n]{12,160})'|‘([^‘’\n]{12,160})’)/g;
 const DOTTED = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$/-])/g;
 /** A noun a maintainer puts after the name of a part of the code ("the utc plugin"). */
 const PART_NOUN =
@@ -299,8 +310,15 @@ export function extractIssueRefs(issueText: string): IssueRefs {
   for (const m of text.matchAll(ISSUE_PY_IMPORT))
     for (const mod of (m[1] ?? '').split(','))
       imports.push({ module: mod.trim().split(/\s+/)[0] ?? '', names: [] });
+  const title = withoutLinks(text.split('\n', 1)[0] ?? '');
+  const titleTokens = new Set(title.split(/[^\w$]+/));
+  const symbols = new Set([
+    ...ids,
+    ...[...dotted].flatMap((d) => d.split('.').filter((p) => p.length >= 3 && isSymbolName(p))),
+  ]);
   return {
     paths,
+    titleNames: [...symbols].filter((s) => titleTokens.has(s)).sort(),
     imports: imports.filter((i) => /^[A-Za-z_][\w.]*$/.test(i.module)),
     identifiers: ids,
     options: [...new Set([...text.matchAll(OPTION)].map((m) => `--${m[1] ?? ''}`))].sort(),
@@ -373,7 +391,7 @@ function extractMessages(text: string): string[] {
   for (const re of [ERROR_LINE, LOG_LINE])
     for (const m of text.matchAll(re)) out.add((m[1] ?? '').trim());
   for (const m of text.matchAll(QUOTED)) {
-    const quoted = (m[2] ?? '').trim();
+    const quoted = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim();
     if (quoted.split(/\s+/).length >= 3 && /[a-z]/i.test(quoted)) out.add(quoted);
   }
   return [...out].filter((msg) => msg.length >= 8).slice(0, 12);

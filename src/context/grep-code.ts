@@ -134,7 +134,11 @@ export function matchNear(content: string, name: string, pattern: RegExp, from =
  * `limit + 1` files: a caller for whom more than `limit` say nothing need not read the rest.
  */
 export function findDefinitions(files: readonly GrepFile[], name: string, limit = Infinity): Hit[] {
-  const pattern = definitionPattern(name);
+  return findNear(files, name, definitionPattern(name), limit);
+}
+
+/** Files where `pattern` (which holds `name` literally) matches, by `matchNear`; as above. */
+function findNear(files: readonly GrepFile[], name: string, pattern: RegExp, limit: number): Hit[] {
   const out: Hit[] = [];
   for (const f of files) {
     const at = matchNear(f.content, name, pattern);
@@ -219,3 +223,25 @@ export function findOption(files: readonly GrepFile[], option: string): Hit[] {
   }
   return out;
 }
+
+/**
+ * Where a name that nothing defines lives: a key (`'scp_if_ssh'`, `get_option("timeout")`,
+ * `kwargs["batch_size"]`), an attribute set on an instance (`self.batch_size = …`), or a
+ * parameter (`def fit(self, X, sample_weight=None)`, or a line of a signature that runs over
+ * several: `    sample_weight: float = 1.0,`). With `limit`, as `findDefinitions`.
+ */
+export function usePattern(name: string): RegExp {
+  const n = escapeRegExp(name);
+  return new RegExp(
+    [
+      `['"]${n}['"]`,
+      `\\b(?:self|this)\\.${n}\\s*=(?!=)`,
+      `^\\s*(?:async\\s+)?def\\s+\\w+\\s*\\((?:[^()\\n]|\\([^()\\n]*\\))*\\b${n}\\s*[:=,)]`,
+      `^\\s+\\*{0,2}${n}\\s*(?::[^=\\n]+)?(?:=[^=\\n][^\\n]*)?,\\s*$`,
+    ].join('|'),
+    'm',
+  );
+}
+
+export const findUses = (files: readonly GrepFile[], name: string, limit = Infinity): Hit[] =>
+  findNear(files, name, usePattern(name), limit);

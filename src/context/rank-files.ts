@@ -31,6 +31,7 @@ import {
   pythonModules,
 } from './code-graph.js';
 import { groupBy } from './group-by.js';
+import { reporterText } from './issue-template.js';
 import {
   extractIssueRefs,
   isSymbolName,
@@ -43,6 +44,7 @@ import {
   filesHolding,
   findDefinitions,
   findMessage,
+  findUses,
   findOption,
   lineAt,
   matchNear,
@@ -85,6 +87,8 @@ export const WEIGHTS = {
   dottedModule: 40,
   namedDirectory: 8,
   definesIdentifier: 30,
+  /** A name nothing defines, used as a key, an instance attribute or a parameter. */
+  usesName: 15,
   /** Factor for the definition of an exception type the issue names. */
   exceptionType: 0.5,
   /** Factor for the definition of `Name` when the issue's `Name3` is defined nowhere. */
@@ -96,6 +100,8 @@ export const WEIGHTS = {
   /** The modules that read a setting the issue names (`settings.FOO`, `config.foo`). */
   readsSetting: 20,
   pathMatchesName: 25,
+  /** Factor for the definition of a symbol the title names (the reporter put it first). */
+  titleName: 1.5,
   /** Factor for a plain title word that is a file or folder name (not a code-shaped name). */
   titleWord: 0.5,
   /** The file that defines a name the issue imports (`from pkg import Name`) or dots into. */
@@ -248,7 +254,12 @@ export function namesToLocate(refs: IssueRefs): {
         : [];
     });
   });
-  const named = [...symbols].slice(0, 60);
+  // At most 60 names (a pasted log names hundreds): the title's first.
+  const inTitle = new Set(refs.titleNames);
+  const named = [
+    ...[...symbols].filter((n) => inTitle.has(n)),
+    ...[...symbols].filter((n) => !inTitle.has(n)),
+  ].slice(0, 60);
   return { named, classMembers, unversioned: named.flatMap((n) => unversioned(n) ?? []) };
 }
 
@@ -283,7 +294,9 @@ export interface RankOptions {
   counted?: ReadonlyMap<string, TermCounts>;
 }
 
-export function rankFiles(map: RepoMap, issueText: string, options: RankOptions = {}): Ranking {
+export function rankFiles(map: RepoMap, text: string, options: RankOptions = {}): Ranking {
+  // What the reporter wrote: the repository's issue template is the same in every issue.
+  const issueText = reporterText(text, map.files);
   const refs = extractIssueRefs(issueText);
   const query = termQuery(issueText);
   const terms = [...query.terms];
@@ -435,6 +448,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
 
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
   const { named, classMembers } = namesToLocate(refs);
+  const titleNames = new Set(refs.titleNames);
   // Per file and name, the best evidence that the file defines it (grep, or an import followed)
   // or declares it (an option): such evidence piles up 1, 1/2, 1/3… per file.
   type Definition = { points: number; reason: string; line: number | undefined };
@@ -465,7 +479,10 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     let definers = findDefinitions(holders(id), id, MAX_HITS);
     let name = id;
     let reason = `defines \`${id}\``;
-    let factor = EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1;
+    const idFactor =
+      (EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1) *
+      (titleNames.has(id) ? WEIGHTS.titleName : 1);
+    let factor = idFactor;
     // A versioned name defined nowhere (`PersonName3`): the unversioned one, for half.
     const base = unversioned(id);
     if (definers.length === 0 && base !== undefined && !named.includes(base)) {
@@ -478,14 +495,27 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
     // fixtures define their own `Article`, `Request`, `Config`).
     if (definers.length > MAX_HITS)
       definers = findDefinitions(holders(name).filter(isSource), name, MAX_HITS);
-    if (definers.length === 0 || definers.length > MAX_HITS) continue; // too common to tell anything
+    if (definers.length > MAX_HITS) continue; // too common to tell anything
+    let points: number = WEIGHTS.definesIdentifier;
+    // Defined nowhere: a key, an instance attribute or a parameter of that name (a setting read
+    // by `get_option('scp_if_ssh')`, `self.batch_size = …`, `def fit(X, sample_weight=None)`).
+    if (definers.length === 0) {
+      definers = findUses(holders(id), id, MAX_HITS);
+      if (definers.length > MAX_HITS)
+        definers = findUses(holders(id).filter(isSource), id, MAX_HITS);
+      if (definers.length === 0 || definers.length > MAX_HITS) continue;
+      name = id;
+      points = WEIGHTS.usesName;
+      factor = idFactor;
+      reason = `uses \`${id}\` as a key, attribute or parameter (nothing defines it)`;
+    }
     const n = sourceCount(definers);
-    for (const d of definers)
-      defines(d.path, name, (WEIGHTS.definesIdentifier * factor) / n, reason, d.line);
+    for (const d of definers) defines(d.path, name, (points * factor) / n, reason, d.line);
   }
   // `Class.method`: the file whose class `Class` defines `method` (below it) is where it lives,
   // whichever other files define a `method` or subclass `Class`.
   for (const { cls, member } of classMembers) {
+    const factor = titleNames.has(member) ? WEIGHTS.titleName : 1;
     const classRe = new RegExp(`^[ \\t]*(?:export\\s+)?(?:default\\s+)?class\\s+${cls}\\b`, 'm');
     const memberRe = definitionPattern(member);
     const owners: { path: string; line: number }[] = [];
@@ -505,7 +535,7 @@ export function rankFiles(map: RepoMap, issueText: string, options: RankOptions 
       defines(
         o.path,
         `${cls}.${member}`,
-        WEIGHTS.definesMember / owners.length,
+        (WEIGHTS.definesMember * factor) / owners.length,
         `defines \`${cls}.${member}\``,
         o.line,
       );

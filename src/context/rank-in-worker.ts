@@ -28,6 +28,7 @@ import {
 import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
 import { importSpecs } from './code-graph.js';
 import { extractIssueRefs } from './extract-issue-refs.js';
+import { isIssueTemplate, reporterText } from './issue-template.js';
 import { nameMatcher, namesIn } from './grep-code.js';
 import { locatedNames, rankFiles, type Ranking } from './rank-files.js';
 import { mayDescribeEveryFile } from './render-repo-outline.js';
@@ -35,7 +36,6 @@ import { termCounts, termQuery, type TermCache, type TermCounts } from './split-
 
 interface Job {
   repo: string;
-  issueText: string;
   /** The outline's token budget: whether unranked files' definitions can be shown. */
   outlineBudget: number;
 }
@@ -111,6 +111,17 @@ const CALLER_SHARE = 0.55;
 interface Listing {
   listed: ListedFiles;
   from: number;
+  /** The issue without its repository's template text (`reporterText`), as every thread reads it. */
+  issueText: string;
+}
+
+/** The issue as the ranking reads it, with the listed issue templates read for it. */
+function readReporterText(repo: string, paths: readonly string[], issueText: string): string {
+  const templates = loadFilesSync(repo, paths.filter(isIssueTemplate), readPolicy(issueText));
+  return reporterText(
+    issueText,
+    templates.flatMap(([, l]) => ('file' in l ? [l.file] : [])),
+  );
 }
 
 /** Starts the work in a worker when this module is compiled JavaScript; undefined otherwise. */
@@ -125,7 +136,7 @@ export function mapAndRankInWorker(
   if (!self.endsWith('.js')) return undefined;
   // The worker boots while this thread lists the files and reads its share.
   const worker = new Worker(self, {
-    workerData: { repo, issueText, outlineBudget } satisfies Job,
+    workerData: { repo, outlineBudget } satisfies Job,
   });
   const result = new Promise<MapAndRanking>((resolve, reject) => {
     worker.once('message', (message: MapAndRanking) => {
@@ -142,12 +153,13 @@ export function mapAndRankInWorker(
   return listRepoFiles(repo)
     .then((listed) => {
       const from = Math.ceil(listed.paths.length * CALLER_SHARE);
-      worker.postMessage({ listed, from } satisfies Listing);
+      const text = readReporterText(repo, listed.paths, issueText);
+      worker.postMessage({ listed, from, issueText: text } satisfies Listing);
       // Blocking: this thread has nothing else to do meanwhile. Whatever it cannot read, the
       // worker reads (it waits for this answer: always send one).
       let share: Loaded = { loaded: [], counted: [], held: [], specs: [] };
       try {
-        share = loadAndCount(repo, listed.paths.slice(0, from), issueText);
+        share = loadAndCount(repo, listed.paths.slice(0, from), text);
       } catch {
         // the worker reads them all
       }
@@ -179,12 +191,12 @@ async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking>
       if (known !== undefined) resolve(known as T);
       else waiting.push((message) => resolve(message as T));
     });
-  const { listed, from } = await receive<Listing>();
-  const mine = loadAndCount(job.repo, listed.paths.slice(from), job.issueText);
+  const { listed, from, issueText } = await receive<Listing>();
+  const mine = loadAndCount(job.repo, listed.paths.slice(from), issueText);
   const other = await receive<Loaded>();
   port.removeAllListeners('message');
   const map = await buildRepoMap(job.repo, {
-    ...readPolicy(job.issueText),
+    ...readPolicy(issueText),
     readSync: true,
     listed,
     preloaded: new Map([...other.loaded, ...mine.loaded]),
@@ -192,7 +204,7 @@ async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking>
   const counted = new Map([...other.counted, ...mine.counted]);
   const held = new Map([...other.held, ...mine.held]);
   const importSpecs = new Map([...other.specs, ...mine.specs]);
-  return { map, ranking: rankFiles(map, job.issueText, { counted, held, importSpecs }) };
+  return { map, ranking: rankFiles(map, issueText, { counted, held, importSpecs }) };
 }
 
 if (!isMainThread && parentPort && (workerData as Job | undefined)?.repo !== undefined) {

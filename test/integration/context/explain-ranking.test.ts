@@ -66,10 +66,16 @@ describe('autofix context explains a maintainer-like ranking', () => {
     'gives the same report from the compiled CLI, which reads, counts and ranks in two threads',
     async () => {
       const issueFile = join(repo.dir, 'issue.md'); // untracked: not in the map
-      writeFileSync(issueFile, ISSUE);
+      // The same issue with its template's lines filled in: both threads read it without them.
+      const withTemplate = `${ISSUE}\nDescribe the bug\n${WORDS}`;
       // The default budget lists only the best files' definitions; 40,000 tokens list them all
       // (the worker finds every file's definitions before it drops their contents).
-      for (const budget of [12_000, 40_000]) {
+      for (const [budget, issue] of [
+        [12_000, ISSUE],
+        [40_000, ISSUE],
+        [12_000, withTemplate],
+      ] as const) {
+        writeFileSync(issueFile, issue);
         const out = execFileSync(
           'node',
           [
@@ -87,13 +93,17 @@ describe('autofix context explains a maintainer-like ranking', () => {
           { encoding: 'utf8' },
         );
         const fromCli = JSON.parse(out) as Record<string, unknown>;
-        const here = await explainContext(repo.dir, ISSUE, { budget, top: 20 });
+        const here = await explainContext(repo.dir, issue, { budget, top: 20 });
         expect(fromCli.ranking).toEqual(here.ranking);
         expect(fromCli.outline).toEqual(here.outline);
         expect(fromCli.code).toEqual(here.code);
         expect(fromCli.outline_text).toBe(here.context.outline.text);
         expect(fromCli.code_text).toBe(here.context.code.text);
         expect(here.ranking[0]?.path).toBe('src/plugin/weekOfYear/index.js');
+        if (issue === withTemplate)
+          expect(here.ranking).toEqual(
+            (await explainContext(repo.dir, ISSUE, { budget, top: 20 })).ranking,
+          );
         if (budget === 40_000) {
           expect(here.outline.level).toBe('symbols');
           expect(here.context.outline.text).toContain('src/index.js: parse');
