@@ -18,10 +18,12 @@
  * (fractions 0–1).
  * Flags: --only TEXT (instances whose id contains it), --dataset NAME (multi-swe-bench,
  * swe-bench-dev or mulocbench), --limit N, --misses N (default 10),
- * --json FILE (every result), --mirrors DIR, --workdir DIR.
+ * --json FILE (every result), --mirrors DIR, --workdir DIR,
+ * --keep-trees (one checkout per instance, kept in the work directory and reused by later runs:
+ * gigabytes of disk, but a rerun only ranks), --no-bm25 (the product only; BM25 columns blank).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +53,8 @@ const ONLY = flag('only');
 const DATASET = flag('dataset');
 const LIMIT = flag('limit') ? Number(flag('limit')) : undefined;
 const MISSES = Number(flag('misses') ?? 10);
+const KEEP_TREES = process.argv.includes('--keep-trees');
+const NO_BM25 = process.argv.includes('--no-bm25');
 const JSON_OUT = flag('json');
 const MIRRORS = flag('mirrors') ?? '/work/.mirror';
 const WORKDIR = flag('workdir') ?? join(tmpdir(), 'autofix-bench-context');
@@ -86,7 +90,10 @@ const git = (args: string[]): string =>
 function checkoutAt(repo: string, commit: string): string {
   const [owner, name] = repo.split('/');
   const mirror = join(MIRRORS, `${owner}+${name}`, 'repo');
-  const dir = join(WORKDIR, `${owner}+${name}`);
+  const dir = join(WORKDIR, `${owner}+${name}`, ...(KEEP_TREES ? [commit] : []));
+  // A kept tree is complete once its marker is written (a run killed while writing starts over).
+  const complete = join(dir, '.git', 'autofix-bench-tree');
+  if (KEEP_TREES && existsSync(complete)) return dir;
   if (!existsSync(join(dir, '.git'))) {
     if (!existsSync(mirror)) throw new Error(`no snapshot of ${repo} at ${mirror} (see README)`);
     git(['clone', '--quiet', '--shared', '--no-checkout', mirror, dir]);
@@ -95,6 +102,7 @@ function checkoutAt(repo: string, commit: string): string {
     if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true });
   git(['-C', dir, 'read-tree', commit]);
   writeTree(dir, commit, dir);
+  if (KEEP_TREES) writeFileSync(complete, `${commit}\n`);
   return dir;
 }
 
@@ -122,7 +130,7 @@ async function runOne(instance: Instance): Promise<Result> {
   const contextMs = performance.now() - start;
   const ranked = report.ranking.map((r) => r.path);
   start = performance.now();
-  const bm25 = await bm25Ranking(dir, instance.issue);
+  const bm25 = NO_BM25 ? [] : await bm25Ranking(dir, instance.issue);
   const bm25Ms = performance.now() - start;
   const goldRanks: Record<string, number> = {};
   for (const g of instance.gold) {
@@ -168,8 +176,9 @@ function row(label: string, results: Result[]): string {
     ...KS.map((k) => pct(anyAt(c, k))),
     pct(nonSourceTop5(results, (r) => r.context.top)),
     ' |',
-    ...KS.map((k) => pct(anyAt(b, k))),
-    pct(nonSourceTop5(results, (r) => r.bm25.top)),
+    ...(NO_BM25
+      ? KS.map(() => '    -').concat('    -')
+      : [...KS.map((k) => pct(anyAt(b, k))), pct(nonSourceTop5(results, (r) => r.bm25.top))]),
     ' |',
     median(results.map((r) => r.context.ms))
       .toFixed(0)
@@ -272,7 +281,7 @@ async function main(): Promise<void> {
   const b = results.map((r) => r.bm25.rank);
   console.log('');
   console.log(
-    `SUMMARY context any1=${fraction(anyAt(c, 1))} any3=${fraction(anyAt(c, 3))} any5=${fraction(anyAt(c, 5))} any10=${fraction(anyAt(c, 10))} bm25_any1=${fraction(anyAt(b, 1))} bm25_any5=${fraction(anyAt(b, 5))} bm25_any10=${fraction(anyAt(b, 10))} ms_p50=${median(results.map((r) => r.context.ms)).toFixed(0)}`,
+    `SUMMARY context any1=${fraction(anyAt(c, 1))} any3=${fraction(anyAt(c, 3))} any5=${fraction(anyAt(c, 5))} any10=${fraction(anyAt(c, 10))} ${NO_BM25 ? 'bm25=skipped' : `bm25_any1=${fraction(anyAt(b, 1))} bm25_any5=${fraction(anyAt(b, 5))} bm25_any10=${fraction(anyAt(b, 10))}`} ms_p50=${median(results.map((r) => r.context.ms)).toFixed(0)}`,
   );
 }
 
