@@ -45,6 +45,11 @@ export interface IssueRefs {
    * first is what the issue is about (`` `bulk_update()` ignores `batch_size` ``).
    */
   titleNames: string[];
+  /**
+   * The symbols that appear only inside fenced code blocks (a reproducer's imports and setup),
+   * never in the title or the prose around them: context, more than subject.
+   */
+  codeOnlyNames: string[];
 }
 
 const PY_TRACE = /File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?/g;
@@ -208,6 +213,21 @@ function withoutFrameHeaders(text: string): string {
 /** Whether a name can be a project's own symbol (not a keyword or a builtin of the language). */
 export const isSymbolName = (name: string): boolean => !NOT_SYMBOLS.has(name);
 
+/** The text without its fenced code blocks (an unclosed fence runs to the end). */
+function withoutFences(text: string): string {
+  let fenced = false;
+  return text
+    .split('\n')
+    .filter((line) => {
+      if (/^\s*(```|~~~)/.test(line)) {
+        fenced = !fenced;
+        return false;
+      }
+      return !fenced;
+    })
+    .join('\n');
+}
+
 /** Links: their words are an address, not code (`/files/123/test.zip`, `stable/examples/`). */
 const URL = /\bhttps?:\/\/[^\s)>\]"'`]+/g;
 
@@ -316,9 +336,11 @@ export function extractIssueRefs(issueText: string): IssueRefs {
     ...ids,
     ...[...dotted].flatMap((d) => d.split('.').filter((p) => p.length >= 3 && isSymbolName(p))),
   ]);
+  const proseTokens = new Set(withoutFences(noLinks).split(/[^\w$]+/));
   return {
     paths,
     titleNames: [...symbols].filter((s) => titleTokens.has(s)).sort(),
+    codeOnlyNames: [...symbols].filter((s) => !proseTokens.has(s)).sort(),
     imports: imports.filter((i) => /^[A-Za-z_][\w.]*$/.test(i.module)),
     identifiers: ids,
     options: [...new Set([...text.matchAll(OPTION)].map((m) => `--${m[1] ?? ''}`))].sort(),

@@ -102,6 +102,8 @@ export const WEIGHTS = {
   pathMatchesName: 25,
   /** Factor for the definition of a symbol the title names (the reporter put it first). */
   titleName: 1.5,
+  /** Factor for a symbol only the issue's code blocks hold (a reproducer's setup). */
+  codeOnly: 0.6,
   /** Factor for a plain title word that is a file or folder name (not a code-shaped name). */
   titleWord: 0.5,
   /** The file that defines a name the issue imports (`from pkg import Name`) or dots into. */
@@ -449,6 +451,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   // 2. Definitions of the symbols the issue names (`Class.method` counts both parts).
   const { named, classMembers } = namesToLocate(refs);
   const titleNames = new Set(refs.titleNames);
+  const codeOnly = new Set(refs.codeOnlyNames);
   // Per file and name, the best evidence that the file defines it (grep, or an import followed)
   // or declares it (an option): such evidence piles up 1, 1/2, 1/3… per file.
   type Definition = { points: number; reason: string; line: number | undefined };
@@ -481,7 +484,8 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     let reason = `defines \`${id}\``;
     const idFactor =
       (EXCEPTION_TYPE.test(id) ? WEIGHTS.exceptionType : 1) *
-      (titleNames.has(id) ? WEIGHTS.titleName : 1);
+      (titleNames.has(id) ? WEIGHTS.titleName : 1) *
+      (codeOnly.has(id) ? WEIGHTS.codeOnly : 1);
     let factor = idFactor;
     // A versioned name defined nowhere (`PersonName3`): the unversioned one, for half.
     const base = unversioned(id);
@@ -617,7 +621,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     const matches = partsNamed(name) ?? [];
     const files = matches.filter((m) => m.how === 'file').length;
     if (matches.length === 0 || files > MAX_HITS) continue;
-    const share = Math.max(1, files);
+    const share = Math.max(1, files) / (codeOnly.has(name) ? WEIGHTS.codeOnly : 1);
     for (const m of matches)
       add(m.path, (WEIGHTS.pathMatchesName * m.weight) / share, `path matches \`${name}\``);
   }
@@ -662,6 +666,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       }
     }
     for (const w of wanted) {
+      const factor = codeOnly.has(w.name) ? WEIGHTS.codeOnly : 1;
       const file = pythonModuleFile(modules, w.module);
       const def = file === undefined ? undefined : pythonDefinition(modules, file, w.name);
       if (!def) continue;
@@ -673,7 +678,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         defines(
           def.path,
           w.name,
-          WEIGHTS.importedName / 2,
+          (WEIGHTS.importedName * factor) / 2,
           `module \`${w.name}\` (\`${short(w.label, 50)}\`${via})`,
           undefined,
         );
@@ -681,7 +686,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         defines(
           def.path,
           w.name,
-          WEIGHTS.importedName,
+          WEIGHTS.importedName * factor,
           `defines \`${w.name}\` (\`${short(w.label, 50)}\`${via})`,
           def.line,
         );

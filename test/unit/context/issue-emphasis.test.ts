@@ -109,3 +109,32 @@ describe('quoted messages', () => {
     );
   });
 });
+
+describe("the reproducer's own setup", () => {
+  const issue = [
+    'Sorting breaks on ties',
+    '',
+    '```python',
+    'from pkg import Table',
+    'rows = Table()',
+    '```',
+    'Then `merge_ties` puts the equal rows in the wrong order.',
+  ].join('\n');
+
+  it('is a name only the code blocks hold', () => {
+    const refs = extractIssueRefs(issue);
+    expect(refs.codeOnlyNames).toEqual(['Table']);
+  });
+
+  it('weighs less than a name the reporter wrote about', () => {
+    const files = {
+      ...noise,
+      'pkg/__init__.py': 'from .table import Table\n',
+      'pkg/table.py': 'class Table:\n    pass\n',
+      'pkg/ties.py':
+        'def merge_ties(rows):\n    """Equal rows keep their order."""\n    return rows\n',
+    };
+    // Without the factor, `Table` (imported, defined, named like its file) has 75 points.
+    expect(ranked(files, issue)[0]).toBe('pkg/ties.py');
+  });
+});
