@@ -7,17 +7,12 @@
 import { extractIssueRefs } from '../../../src/context/extract-issue-refs.js';
 import { findUses } from '../../../src/context/grep-code.js';
 import { namesToLocate, rankFiles } from '../../../src/context/rank-files.js';
-import { mapOf } from './map-of.js';
+import { mapOf, pythonNoise } from './map-of.js';
 
 const ranked = (files: Record<string, string>, issue: string): string[] =>
   rankFiles(mapOf(files), issue).files.map((f) => f.path);
 
-const noise = Object.fromEntries(
-  Array.from({ length: 30 }, (_, i) => [
-    `pkg/part${i}/worker${i}.py`,
-    `def work${i}(job):\n    return job.size * ${i}\n`,
-  ]),
-);
+const noise = pythonNoise;
 
 describe("the title's symbols", () => {
   const issue = [

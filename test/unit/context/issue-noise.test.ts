@@ -7,19 +7,14 @@
 import { extractIssueRefs, titleTags } from '../../../src/context/extract-issue-refs.js';
 import { visibleIssueText } from '../../../src/context/issue-text.js';
 import { rankFiles } from '../../../src/context/rank-files.js';
-import { mapOf } from './map-of.js';
+import { mapOf, pythonNoise } from './map-of.js';
 
 const ranked = (files: Record<string, string>, issue: string): string[] =>
   rankFiles(mapOf(files), issue).files.map((f) => f.path);
 const reasonsOf = (files: Record<string, string>, issue: string, path: string): string[] =>
   rankFiles(mapOf(files), issue).files.find((f) => f.path === path)?.reasons ?? [];
 
-const noise = Object.fromEntries(
-  Array.from({ length: 30 }, (_, i) => [
-    `pkg/part${i}/worker${i}.py`,
-    `def work${i}(job):\n    return job.size * ${i}\n`,
-  ]),
-);
+const noise = pythonNoise;
 
 describe('visibleIssueText', () => {
   it('drops HTML comments and invisible format characters, keeps the rest', () => {

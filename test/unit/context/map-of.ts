@@ -19,3 +19,11 @@ export function mapOf(files: Record<string, string>, skipped: SkippedFile[] = []
     }));
   return { root: '/repo', source: 'walk', files: list, skipped };
 }
+
+/** Thirty small Python modules that share no word with the tests' issues: a repository's rest. */
+export const pythonNoise: Record<string, string> = Object.fromEntries(
+  Array.from({ length: 30 }, (_, i) => [
+    `pkg/part${i}/worker${i}.py`,
+    `def work${i}(job):\n    return job.size * ${i}\n`,
+  ]),
+);
