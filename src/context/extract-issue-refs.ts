@@ -2,7 +2,7 @@
  * What an issue points at: file paths (with a line, from stack traces, `file:line` or GitHub
  * links), and code identifiers (backticked, camelCase, snake_case, `name(`). Pure.
  */
-import { visibleIssueText } from './issue-text.js';
+import { fencedLines, titleOf, visibleIssueText } from './issue-text.js';
 
 export interface PathMention {
   /** As normalised: forward slashes, no `./`, no URL or `#L` suffix. */
@@ -215,17 +215,9 @@ export const isSymbolName = (name: string): boolean => !NOT_SYMBOLS.has(name);
 
 /** The text without its fenced code blocks (an unclosed fence runs to the end). */
 function withoutFences(text: string): string {
-  let fenced = false;
-  return text
-    .split('\n')
-    .filter((line) => {
-      if (/^\s*(```|~~~)/.test(line)) {
-        fenced = !fenced;
-        return false;
-      }
-      return !fenced;
-    })
-    .join('\n');
+  const lines = text.split('\n');
+  const fenced = fencedLines(lines);
+  return lines.filter((_, i) => !fenced[i]).join('\n');
 }
 
 /** Links: their words are an address, not code (`/files/123/test.zip`, `stable/examples/`). */
@@ -330,7 +322,7 @@ export function extractIssueRefs(issueText: string): IssueRefs {
   for (const m of text.matchAll(ISSUE_PY_IMPORT))
     for (const mod of (m[1] ?? '').split(','))
       imports.push({ module: mod.trim().split(/\s+/)[0] ?? '', names: [] });
-  const title = withoutLinks(text.split('\n', 1)[0] ?? '');
+  const title = withoutLinks(titleOf(text));
   const titleTokens = new Set(title.split(/[^\w$]+/));
   const symbols = new Set([
     ...ids,
@@ -370,7 +362,7 @@ const GENERIC_TAGS = new Set(
  * is (`[Bug]`, `[Feature Request]`) name nothing.
  */
 export function titleTags(text: string): string[] {
-  const title = TITLE_TAGS.exec(text.split('\n', 1)[0] ?? '')?.[0] ?? '';
+  const title = TITLE_TAGS.exec(titleOf(text))?.[0] ?? '';
   const out: string[] = [];
   for (const m of title.matchAll(/\[([^\]]+)\]/g))
     for (const part of (m[1] ?? '').split(/[:/,]/)) {
@@ -397,7 +389,7 @@ const TITLE_NOISE = new Set(
 
 /** The title's plain words (after its tags) that may be the name of a part. */
 function titleWords(text: string): string[] {
-  const title = (text.split('\n', 1)[0] ?? '').replace(TITLE_TAGS, '');
+  const title = titleOf(text).replace(TITLE_TAGS, '');
   const out = new Set<string>();
   for (const m of title.matchAll(/(?<![\w.-])[A-Za-z][A-Za-z0-9]{2,30}(?![\w-]|\.\w)/g)) {
     const lower = m[0].toLowerCase();

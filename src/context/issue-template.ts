@@ -7,6 +7,8 @@
  * `install`, `documentation`) pull the files that share them up. Pure.
  */
 
+import { fencedLines } from './issue-text.js';
+
 /**
  * Issue-template files: `.github/ISSUE_TEMPLATE/*.{md,yml}`, `.github/ISSUE_TEMPLATE.md`,
  * `ISSUE_TEMPLATE.md`, `docs/issue_template.md` (GitHub reads any of these, any case).
@@ -54,13 +56,9 @@ export function withoutTemplateText(issueText: string, templates: readonly strin
     }
   if (known.size === 0) return issueText;
   const lines = issueText.split('\n');
-  let fenced = false;
+  const fenced = fencedLines(lines);
   const kept = lines.filter((line, i) => {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      return true;
-    }
-    if (i === 0 || fenced) return true;
+    if (i === 0 || fenced[i]) return true;
     const key = templateLine(line);
     return key.length < MIN_LENGTH || !known.has(key);
   });

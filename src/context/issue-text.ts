@@ -11,3 +11,18 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060\uFEFF]/g;
 export function visibleIssueText(text: string): string {
   return text.replace(HTML_COMMENT, ' ').replace(INVISIBLE, '');
 }
+
+/** The issue's title: its first line. */
+export const titleOf = (text: string): string => text.split('\n', 1)[0] ?? '';
+
+/** Per line, whether it is a code fence (```, ~~~) or inside fenced code (unclosed runs to the end). */
+export function fencedLines(lines: readonly string[]): boolean[] {
+  let fenced = false;
+  return lines.map((line) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return true;
+    }
+    return fenced;
+  });
+}
