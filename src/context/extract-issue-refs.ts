@@ -18,6 +18,8 @@ export interface PathMention {
    * frame of its trace.
    */
   depth?: number;
+  /** Frames only: which trace of the issue it belongs to (a chained error prints one per cause). */
+  block?: number;
   /** Frames only: the function the frame is in, when the trace says (`in total`, `at refund (`). */
   fn?: string;
 }
@@ -63,9 +65,22 @@ const JS_TRACE = /^\s*at (?:(.*?) ?\()?((?:[A-Za-z]:)?[^\s()]+?):(\d+)(?::\d+)?\
 const GO_TRACE = /^\s+(\/?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/gm;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w-])/gi;
 const ERROR_LINE =
-  /^\s*(?:[\w.]*(?:Error|Exception|Warning|Panic)|(?:[a-z_]\w*\.)+[A-Z]\w*|panic|error|fatal|FATAL|ERROR|Error|WARNING|warning)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
+  /^\s*(?:E\s+)?(?:[\w.]*(?:Error|Exception|Warning|Panic)|(?:[a-z_]\w*\.)+[A-Z]\w*|panic|error|fatal|FATAL|ERROR|Error|WARNING|warning)(?:\[\w+\])?:\s*(.{8,200}?)\s*$/gm;
 /** A log line of a level that reports a problem: `[WARNING]: …`, `[ERROR] …`. */
 const LOG_LINE = /^\s*\[(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\]:?\s+(.{8,200}?)\s*$/gm;
+/**
+ * A logger's record of a problem, in the formats Python's `logging` and its usual
+ * configurations print (the default, `ERROR:pkg.mod:message`, is an `ERROR_LINE`):
+ * `… - pkg.mod - ERROR - message` (`asctime - name - levelname - message`),
+ * `… | ERROR    | pkg.mod:fn:12 - message` (loguru), `ERROR    pkg.mod:file.py:12 message`
+ * (pytest's captured log).
+ */
+const LOG_RECORDS = [
+  /\s[-|]\s*(?:ERROR|WARNING|WARN|CRITICAL|FATAL)\s*[-|]\s*(?:[\w.<>-]+:[\w<>.-]+:\d+\s+-\s+)?(.{8,200}?)\s*$/gm,
+  /^\s*(?:ERROR|WARNING|CRITICAL)\s{2,}[\w.-]+:[\w.-]+:\d+\s+(.{8,200}?)\s*$/gm,
+];
+/** A validation error as pydantic prints it: `Value error, message [type=value_error, …]`. */
+const VALIDATION_ERROR = /^\s*(?:Value error|Assertion failed), (.{8,200}?)\s*(?:\[type=.*)?$/gm;
 /**
  * A quoted sentence; in double quotes it may hold an apostrophe (`"can't convert to float"`),
  * in single quotes a double quote. The opening quote follows a space, `(`, `:` or `=`, so that
@@ -77,6 +92,22 @@ const DOTTED = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$/-]
 /** A noun a maintainer puts after the name of a part of the code ("the utc plugin"). */
 const PART_NOUN =
   /\b([A-Za-z][\w-]{2,40})\s+(?:plugin|module|package|command|subcommand|component|middleware|extension|backend|driver|adapter|handler|parser|formatter|loader|provider|transport|resolver|balancer|codec|locale|option|setting|hook|filter|field|widget|card|theme|generator)s?\b/gi;
+/**
+ * Words before a part noun that name the reporter's tools or what they did, not a part of the
+ * project: "the docker command", "the aws cli command", "to run commands", "the python package".
+ */
+const TOOL_WORDS = new Set(
+  (
+    'run runs running ran use using call python python3 pip pip3 conda docker cli npm npx yarn ' +
+    'node git shell bash zsh terminal console system user'
+  ).split(' '),
+);
+
+/**
+ * Options every command-line tool has: the reporter ran `tool --version` to say which version
+ * they have. They are the subject only when the title names them.
+ */
+const EVERY_TOOLS = new Set(['--version', '--help']);
 const COMMON_WORDS = new Set(
   (
     'the this that a an my your our their its any each every some new old custom default same ' +
@@ -264,6 +295,7 @@ function traceFrames(text: string): PathMention[] {
       out.push({
         ...f.mention,
         depth: order === 'innermost-last' ? sameBlock.length - 1 - at : at,
+        block: f.block,
       });
     }
   }
@@ -308,7 +340,8 @@ export function extractIssueRefs(issueText: string): IssueRefs {
   for (const tag of titleTags(text)) names.add(tag);
   for (const m of noLinks.matchAll(PART_NOUN)) {
     const word = m[1] ?? '';
-    if (!COMMON_WORDS.has(word.toLowerCase()) && isSymbolName(word)) names.add(word);
+    const lower = word.toLowerCase();
+    if (!COMMON_WORDS.has(lower) && !TOOL_WORDS.has(lower) && isSymbolName(word)) names.add(word);
   }
   const imports: IssueRefs['imports'] = [];
   for (const m of text.matchAll(ISSUE_PY_FROM)) {
@@ -335,7 +368,9 @@ export function extractIssueRefs(issueText: string): IssueRefs {
     codeOnlyNames: [...symbols].filter((s) => !proseTokens.has(s)).sort(),
     imports: imports.filter((i) => /^[A-Za-z_][\w.]*$/.test(i.module)),
     identifiers: ids,
-    options: [...new Set([...text.matchAll(OPTION)].map((m) => `--${m[1] ?? ''}`))].sort(),
+    options: [...new Set([...text.matchAll(OPTION)].map((m) => `--${m[1] ?? ''}`))]
+      .filter((o) => !EVERY_TOOLS.has(o) || title.includes(o))
+      .sort(),
     messages: extractMessages(text),
     dotted: [...dotted].sort(),
     names: [...names].sort(),
@@ -399,11 +434,34 @@ function titleWords(text: string): string[] {
   return [...out];
 }
 
-/** Error messages: `XError: message` lines, and quoted sentences of three words or more. */
+/**
+ * A backticked span that is a sentence, not code (`` `No module named setuptools` ``): four
+ * words or more, of letters, with nothing of a command line or an expression in it.
+ */
+function isSentence(span: string): boolean {
+  const words = span.trim().split(/\s+/);
+  if (words.length < 4 || /[=(){}[\]<>$\\/]|--|\.\w|^\s*[a-z][\w-]*\s+-/.test(span)) return false;
+  if (
+    /^(?:pip|pip3|python|python3|conda|npm|npx|yarn|git|docker|sudo|apt|apt-get|cd|make|poetry|uv|brew)$/.test(
+      words[0] ?? '',
+    )
+  )
+    return false;
+  return words.filter((w) => /^[A-Za-z][a-z']*[,.:;!?]?$/.test(w)).length >= 0.75 * words.length;
+}
+
+/**
+ * Error messages: `XError: message` lines (also pytest's `E   XError: …`), log records of a
+ * problem, validation errors, quoted sentences of three words or more, and backticked sentences.
+ */
 function extractMessages(text: string): string[] {
   const out = new Set<string>();
-  for (const re of [ERROR_LINE, LOG_LINE])
-    for (const m of text.matchAll(re)) out.add((m[1] ?? '').trim());
+  for (const re of [ERROR_LINE, LOG_LINE, ...LOG_RECORDS, VALIDATION_ERROR])
+    for (const m of text.matchAll(re))
+      // `ERROR:pkg.loader:message`: the logger's name is no part of the message.
+      out.add((m[1] ?? '').trim().replace(/^[\w.<>-]+:(?=[^\s/])/, ''));
+  for (const m of text.matchAll(/`([^`\n]+)`/g))
+    if (isSentence(m[1] ?? '')) out.add((m[1] ?? '').trim());
   for (const m of text.matchAll(QUOTED)) {
     const quoted = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim();
     if (quoted.split(/\s+/).length >= 3 && /[a-z]/i.test(quoted)) out.add(quoted);

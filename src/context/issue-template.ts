@@ -7,6 +7,7 @@
  * `install`, `documentation`) pull the files that share them up. Pure.
  */
 
+import { withoutEnvironment } from './issue-environment.js';
 import { fencedLines } from './issue-text.js';
 
 /**
@@ -74,3 +75,27 @@ export const reporterText = (
     issueText,
     files.filter((f) => isIssueTemplate(f.path)).map((f) => f.content),
   );
+
+/** The issue as the ranking reads it. */
+export interface IssueReading {
+  /** What the reporter wrote (`reporterText`): its words are the query of word overlap. */
+  words: string;
+  /**
+   * …without their environment (`withoutEnvironment`): what evidence is read from. The
+   * environment's words stay in `words`: "Windows", "GPU", a model's name still say which
+   * files a report is about, its paths and names do not.
+   */
+  evidence: string;
+}
+
+/** `IssueReading` of `issueText`, with the issue templates among `files`. */
+export function readIssue(
+  issueText: string,
+  files: readonly { path: string; content: string }[],
+): IssueReading {
+  return {
+    words: reporterText(issueText, files),
+    // The environment first: the template's headings delimit it.
+    evidence: reporterText(withoutEnvironment(issueText), files),
+  };
+}

@@ -31,10 +31,12 @@ import {
   pythonModules,
 } from './code-graph.js';
 import { groupBy } from './group-by.js';
-import { reporterText } from './issue-template.js';
+import { readIssue } from './issue-template.js';
+import { titleOf } from './issue-text.js';
 import {
   extractIssueRefs,
   isSymbolName,
+  titleTags,
   withoutLinks,
   type IssueRefs,
 } from './extract-issue-refs.js';
@@ -102,6 +104,10 @@ export const WEIGHTS = {
   pathMatchesName: 25,
   /** Factor for the definition of a symbol the title names (the reporter put it first). */
   titleName: 1.5,
+  /** Factor (of `namedBasename`) for the source files that hold a missing file's name. */
+  literalName: 0.5,
+  /** Factor for a module or a part's name (file or folder) the title names, when it is one part. */
+  titlePart: 2,
   /** Factor for a symbol only the issue's code blocks hold (a reproducer's setup). */
   codeOnly: 0.6,
   /** Factor for a plain title word that is a file or folder name (not a code-shaped name). */
@@ -121,6 +127,14 @@ export const WEIGHTS = {
  * for nothing (the traceback, the message and the names around say where it was raised).
  */
 const EXCEPTION_TYPE = /(Error|Exception|Warning)$/;
+
+/** The name of a data, configuration or output file (not a program's: that is the reporter's own). */
+const DATA_FILE =
+  /\.(json|ya?ml|toml|ini|cfg|conf|txt|csv|tsv|xml|html?|png|jpe?g|gif|svg|pdf|mp[34]|wav|log|lock|db|sqlite|pkl|pt|onnx|h5|npy|npz|zip|tar|gz)$/i;
+/** Missing files whose names are looked for (a pasted log names hundreds). */
+const MAX_MISSING_FILES = 8;
+/** A file's name held as a literal by more source files than this is a common name. */
+const MAX_LITERAL_HOLDERS = 4;
 
 /** Evidence that names more files than this says nothing about any of them. */
 const MAX_HITS = 12;
@@ -171,6 +185,39 @@ function isForeignPath(path: string): boolean {
 
 const round = (n: number): number => Math.round(n * 100) / 100;
 const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The mentions of one thing in a file (a path in several forms, a module dotted into). */
+interface Mentions {
+  /** The best mention's points: a thing named twice is named, not twice as much. */
+  points: number;
+  reasons: string[];
+  lines: (number | undefined)[];
+  named: boolean;
+}
+
+function mentionsByFile(): {
+  byFile: Map<string, Mentions>;
+  note(
+    path: string,
+    points: number,
+    reason: string,
+    line: number | undefined,
+    named: boolean,
+  ): void;
+} {
+  const byFile = new Map<string, Mentions>();
+  return {
+    byFile,
+    note(path, points, reason, line, named) {
+      const known = byFile.get(path) ?? { points: 0, reasons: [], lines: [], named: false };
+      known.points = Math.max(known.points, points);
+      known.named ||= named;
+      known.reasons.push(reason);
+      known.lines.push(line);
+      byFile.set(path, known);
+    },
+  };
+}
 
 interface Entry {
   path: string;
@@ -298,13 +345,22 @@ export interface RankOptions {
 
 export function rankFiles(map: RepoMap, text: string, options: RankOptions = {}): Ranking {
   // What the reporter wrote: the repository's issue template is the same in every issue.
-  const issueText = reporterText(text, map.files);
-  const refs = extractIssueRefs(issueText);
+  // The environment (versions, paths of an installation) is no evidence.
+  const reading = readIssue(text, map.files);
+  const issueText = reading.words;
+  const refs = extractIssueRefs(reading.evidence);
   const query = termQuery(issueText);
   const terms = [...query.terms];
+  // A `scripts/` folder that is a Python package (`scripts/__init__.py`) is imported by the
+  // project: its code, not its build tooling (faceswap's `scripts/convert.py`).
+  const scriptsPackage = map.files.some((f) => f.path === 'scripts/__init__.py');
+  const kindOf = (path: string): PathKind => {
+    const kind = classifyPath(path);
+    return kind === 'config' && scriptsPackage && /^scripts\/.*\.py$/.test(path) ? 'source' : kind;
+  };
   const entries: Entry[] = map.files.map((f) => ({
     path: f.path,
-    kind: classifyPath(f.path),
+    kind: kindOf(f.path),
     depth: f.path.split('/').length,
     bytes: f.bytes,
     score: 0,
@@ -329,7 +385,13 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
     if (line !== undefined) entry.focusLines.add(line);
   };
+  /** One thing's mentions in a file: every reason said, `points` counted once. */
+  const addMentions = (path: string, mention: Mentions, points: number): void =>
+    mention.reasons.forEach((reason, i) =>
+      add(path, i === 0 ? points : 0, reason, mention.lines[i], { named: mention.named }),
+    );
   const paths = map.files.map((f) => f.path);
+  const byContent = new Map(map.files.map((f) => [f.path, f.content]));
   // Grep-exact lookups go over program files: docs and build output mention names, never define them.
   const code = map.files.filter((f) => {
     const kind = byPath.get(f.path)?.kind;
@@ -373,18 +435,50 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     resolved.filter((r) => r.refuted && !confirmed.has(r.mention.path)).map((r) => r.mention.path),
   );
   for (const r of resolved) if (r.mention.trace && refuted.has(r.mention.path)) r.exact = [];
-  const innermost = Math.min(
-    ...resolved
-      .filter((r) => r.mention.trace && r.exact.length > 0)
-      .map((r) => r.mention.depth ?? 0),
-  );
-  const frames = new Map<string, { points: number; reason: string; lines: number[] }>();
+  // Per trace (a chained error prints one per cause, each raised somewhere), its innermost
+  // frame in the repository.
+  const innermost = new Map<number, number>();
+  for (const r of resolved) {
+    if (!r.mention.trace || r.exact.length === 0) continue;
+    const block = r.mention.block ?? 0;
+    innermost.set(block, Math.min(innermost.get(block) ?? Infinity, r.mention.depth ?? 0));
+  }
+  const frames = new Map<
+    string,
+    { points: number; reason: string; lines: number[]; inner: boolean }
+  >();
+  const prose = mentionsByFile();
+  // The project's own package (`astroid/`, `src/sqlfluff/`, `fastapi/`) is named in every issue:
+  // neither its folder nor a class of its name (`class FastAPI`) is evidence.
+  const projectDirs = projectPackages(entries);
+  let names: NameIndex | undefined;
+  const onePart = (matches: readonly NameMatch[]): boolean =>
+    new Set(matches.map((m) => m.dir ?? m.path)).size === 1;
+  // The files of the one part a name of the title names (`[Globo] …`, `` `sonyliv` ``): a
+  // caller frame there is the trace passing through what the issue is about (an extractor
+  // whose error the shared code raised), as telling as the innermost frame.
+  let titled: Set<string> | undefined;
+  const titleFiles = (): Set<string> => {
+    if (titled) return titled;
+    titled = new Set();
+    const index = (names ??= createNameIndex(paths));
+    for (const name of [...refs.titleNames, ...titleTags(issueText), ...refs.titleWords]) {
+      const matches = index.filesNamed(name);
+      const own = matches.filter((m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''));
+      if (own.length > 0 && onePart(own)) for (const m of own) titled.add(m.path);
+    }
+    return titled;
+  };
+  /** The names of missing files looked for so far (each once: `a/x.json` and `x.json`). */
+  const missing = new Set<string>();
   for (const { mention, p, suffix, exact, refuted: wrongFile } of resolved) {
     if (wrongFile || (mention.trace && refuted.has(mention.path))) continue;
     if (exact.length > 0 && mention.trace) {
-      const inner = (mention.depth ?? 0) === innermost;
-      const points = (inner ? WEIGHTS.tracePath : WEIGHTS.traceCaller) / exact.length;
+      const innermostFrame = (mention.depth ?? 0) === innermost.get(mention.block ?? 0);
       for (const f of exact) {
+        const inTitlePart = !innermostFrame && titleFiles().has(f.path);
+        const inner = innermostFrame || inTitlePart;
+        const points = (inner ? WEIGHTS.tracePath : WEIGHTS.traceCaller) / exact.length;
         const known = frames.get(f.path);
         const lines = [
           ...(known?.lines ?? []),
@@ -395,8 +489,9 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
           continue;
         }
         frames.set(f.path, {
+          inner,
           points,
-          reason: `named in a stack trace${inner ? ', innermost frame in the repository' : ''} (${short(mention.raw, 60)})`,
+          reason: `named in a stack trace${innermostFrame ? ', innermost frame in the repository' : inTitlePart ? ', in the part the title names' : ''} (${short(mention.raw, 60)})`,
           lines,
         });
       }
@@ -404,12 +499,12 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     }
     if (exact.length > 0) {
       for (const f of exact)
-        add(
+        prose.note(
           f.path,
           WEIGHTS.namedPath / exact.length,
           `named in the issue (${mention.raw})`,
           mention.line,
-          { named: true },
+          true,
         );
       continue;
     }
@@ -425,13 +520,35 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     if (mention.trace || isForeignPath(mention.path)) continue;
     const sameName = p.includes('.') ? (filesCalled.get(basename(p)) ?? []) : [];
     for (const f of sameName)
-      add(
+      prose.note(
         f.path,
         WEIGHTS.namedBasename / sameName.length,
         `file name named in the issue (${mention.raw})`,
         mention.line,
-        { named: sameName.length <= 3 },
+        sameName.length <= 3,
       );
+    // A file that is not here (`setup.cfg`, `results.png`): made, read or written by the few
+    // source files that hold its name as a literal. A missing program file is the reporter's own.
+    if (
+      sameName.length === 0 &&
+      DATA_FILE.test(p) &&
+      !missing.has(basename(p)) &&
+      missing.size < MAX_MISSING_FILES
+    ) {
+      missing.add(basename(p));
+      const name = escapeRegExp(basename(p));
+      const literal = new RegExp(`["'/]${name}["']`);
+      const holders = code.filter(
+        (f) => isSource(f) && f.content.includes(basename(p)) && literal.test(f.content),
+      );
+      if (holders.length > 0 && holders.length <= MAX_LITERAL_HOLDERS)
+        for (const f of holders)
+          add(
+            f.path,
+            (WEIGHTS.namedBasename * WEIGHTS.literalName) / holders.length,
+            `holds the name of the file the issue names (${mention.raw}), which is not in the repository`,
+          );
+    }
     if (sameName.length === 0 && !p.includes('.')) {
       const under = map.files.filter((f) => f.path.startsWith(`${p}/`));
       for (const f of under)
@@ -443,6 +560,16 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     }
   }
 
+  // A file counts once however often, and in whichever forms, the prose names it (`a.py`,
+  // `pkg/a.py:12`, the script of a command line); a caller frame the prose also names is the
+  // same mention again (the script the reporter ran, the line they point at). The innermost
+  // frame and a mention in the prose are two things the issue says: they add up.
+  for (const [path, mention] of prose.byFile) {
+    const frame = frames.get(path);
+    const points =
+      frame && !frame.inner ? Math.max(0, mention.points - frame.points) : mention.points;
+    addMentions(path, mention, points);
+  }
   for (const [path, frame] of frames) {
     add(path, frame.points, frame.reason, undefined, { named: true });
     for (const line of frame.lines) byPath.get(path)?.focusLines.add(line);
@@ -471,9 +598,6 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   // The code files that hold each name, in one scan: the lookups below read only those.
   const holding = filesHolding(code, locatedNames(refs), options.held);
   const holders = (name: string): typeof code => holding.get(name) ?? [];
-  // The project's own package (`astroid/`, `src/sqlfluff/`, `fastapi/`) is named in every issue:
-  // neither its folder nor a class of its name (`class FastAPI`) is evidence.
-  const projectDirs = projectPackages(entries);
   const projectNames = new Set(
     [...projectDirs].map((d) => normaliseName(d.slice(d.lastIndexOf('/') + 1))),
   );
@@ -606,7 +730,6 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   }
 
   // 4. Names that are file or folder names (not the project's own package); dotted module paths.
-  let names: NameIndex | undefined;
   const seenNames = new Set<string>();
   /** The files a name matches, the first time it is asked (`Docker` and `docker` once). */
   const partsNamed = (name: string): NameMatch[] | undefined => {
@@ -617,13 +740,31 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       .filesNamed(name)
       .filter((m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''));
   };
+  // A symbol or a tag of the title (`` `to_sql` `` → `io/sql.py`, `[Globo]`) that is the name
+  // of exactly one part says where, the way a title's symbol says what. Not a plain word
+  // ("Item Filters"): what a title's words name is `titleWords`.
+  const title = titleOf(issueText);
+  const titleParts = new Set([...titleNames, ...titleTags(issueText)]);
+  // An empty `__init__.py` is no folder's entry: it holds nothing to fix.
+  const entryWeight = (m: NameMatch): number =>
+    m.how === 'directory' &&
+    m.path.endsWith('__init__.py') &&
+    (byContent.get(m.path) ?? '').replace(/#.*$/gm, '').trim() === ''
+      ? 0
+      : m.weight;
   for (const name of refs.names) {
     const matches = partsNamed(name) ?? [];
     const files = matches.filter((m) => m.how === 'file').length;
     if (matches.length === 0 || files > MAX_HITS) continue;
     const share = Math.max(1, files) / (codeOnly.has(name) ? WEIGHTS.codeOnly : 1);
+    const inTitle = titleParts.has(name) && onePart(matches);
+    const factor = inTitle ? WEIGHTS.titlePart : 1;
     for (const m of matches)
-      add(m.path, (WEIGHTS.pathMatchesName * m.weight) / share, `path matches \`${name}\``);
+      add(
+        m.path,
+        (WEIGHTS.pathMatchesName * entryWeight(m) * factor) / share,
+        `path matches \`${name}\`${inTitle ? ', named in the title' : ''}`,
+      );
   }
   // A plain title word that is the name of one part (`SSM` → `services/ssm/`, `fish` →
   // `shells/fish.py`): half a name's weight, and nothing when it names several parts.
@@ -634,18 +775,28 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     for (const m of matches)
       add(
         m.path,
-        WEIGHTS.pathMatchesName * WEIGHTS.titleWord * m.weight,
+        WEIGHTS.pathMatchesName * WEIGHTS.titleWord * entryWeight(m),
         `path matches the title's \`${word}\``,
       );
   }
+  // A module counts once, however many of its names the issue dots into.
+  const dottedBest = mentionsByFile();
   for (const dotted of refs.dotted) {
     if (EXCEPTION_TYPE.test(dotted)) continue;
     const hits = filesForDotted(paths, dotted);
-    for (const h of hits)
-      add(h, WEIGHTS.dottedModule / hits.length, `module \`${dotted}\``, undefined, {
-        named: true,
-      });
+    const inTitle = hits.length === 1 && title.includes(dotted);
+    for (const h of hits) {
+      const points = (WEIGHTS.dottedModule * (inTitle ? WEIGHTS.titlePart : 1)) / hits.length;
+      dottedBest.note(
+        h,
+        points,
+        `module \`${dotted}\`${inTitle ? ', named in the title' : ''}`,
+        undefined,
+        true,
+      );
+    }
   }
+  for (const [path, mention] of dottedBest.byFile) addMentions(path, mention, mention.points);
 
   // 4b. Python names the issue imports (`from pkg.mod import Name`) or dots into
   // (`pkg.mod.Name.method`), followed through the package's re-exports to the defining file.

@@ -28,7 +28,7 @@ import {
 import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
 import { importSpecs } from './code-graph.js';
 import { extractIssueRefs } from './extract-issue-refs.js';
-import { isIssueTemplate, reporterText } from './issue-template.js';
+import { isIssueTemplate, readIssue, type IssueReading } from './issue-template.js';
 import { nameMatcher, namesIn } from './grep-code.js';
 import { locatedNames, rankFiles, type Ranking } from './rank-files.js';
 import { mayDescribeEveryFile } from './render-repo-outline.js';
@@ -52,10 +52,15 @@ interface Loaded {
  * Reads `paths`, counts the issue's terms in them and finds the names the ranking looks up: one
  * thread's share of the work that is done for every file.
  */
-function loadAndCount(repo: string, paths: readonly string[], issueText: string): Loaded {
+function loadAndCount(
+  repo: string,
+  paths: readonly string[],
+  issueText: string,
+  reading: IssueReading,
+): Loaded {
   const loaded = loadFilesSync(repo, paths, readPolicy(issueText));
-  const query = termQuery(issueText);
-  const names = nameMatcher(locatedNames(extractIssueRefs(issueText)));
+  const query = termQuery(reading.words);
+  const names = nameMatcher(locatedNames(extractIssueRefs(reading.evidence)));
   const cache: TermCache = new Map();
   const share: Loaded = { loaded, counted: [], held: [], specs: [] };
   for (const [path, l] of loaded) {
@@ -111,14 +116,15 @@ const CALLER_SHARE = 0.55;
 interface Listing {
   listed: ListedFiles;
   from: number;
-  /** The issue without its repository's template text (`reporterText`), as every thread reads it. */
   issueText: string;
+  /** The issue as the ranking reads it (`readIssue`), as every thread reads it. */
+  reading: IssueReading;
 }
 
 /** The issue as the ranking reads it, with the listed issue templates read for it. */
-function readReporterText(repo: string, paths: readonly string[], issueText: string): string {
+function readIssueIn(repo: string, paths: readonly string[], issueText: string): IssueReading {
   const templates = loadFilesSync(repo, paths.filter(isIssueTemplate), readPolicy(issueText));
-  return reporterText(
+  return readIssue(
     issueText,
     templates.flatMap(([, l]) => ('file' in l ? [l.file] : [])),
   );
@@ -153,13 +159,13 @@ export function mapAndRankInWorker(
   return listRepoFiles(repo)
     .then((listed) => {
       const from = Math.ceil(listed.paths.length * CALLER_SHARE);
-      const text = readReporterText(repo, listed.paths, issueText);
-      worker.postMessage({ listed, from, issueText: text } satisfies Listing);
+      const reading = readIssueIn(repo, listed.paths, issueText);
+      worker.postMessage({ listed, from, issueText, reading } satisfies Listing);
       // Blocking: this thread has nothing else to do meanwhile. Whatever it cannot read, the
       // worker reads (it waits for this answer: always send one).
       let share: Loaded = { loaded: [], counted: [], held: [], specs: [] };
       try {
-        share = loadAndCount(repo, listed.paths.slice(0, from), text);
+        share = loadAndCount(repo, listed.paths.slice(0, from), issueText, reading);
       } catch {
         // the worker reads them all
       }
@@ -191,8 +197,8 @@ async function shareAndRank(job: Job, port: MessagePort): Promise<MapAndRanking>
       if (known !== undefined) resolve(known as T);
       else waiting.push((message) => resolve(message as T));
     });
-  const { listed, from, issueText } = await receive<Listing>();
-  const mine = loadAndCount(job.repo, listed.paths.slice(from), issueText);
+  const { listed, from, issueText, reading } = await receive<Listing>();
+  const mine = loadAndCount(job.repo, listed.paths.slice(from), issueText, reading);
   const other = await receive<Loaded>();
   port.removeAllListeners('message');
   const map = await buildRepoMap(job.repo, {

@@ -68,12 +68,16 @@ describe('autofix context explains a maintainer-like ranking', () => {
       const issueFile = join(repo.dir, 'issue.md'); // untracked: not in the map
       // The same issue with its template's lines filled in: both threads read it without them.
       const withTemplate = `${ISSUE}\nDescribe the bug\n${WORDS}`;
+      // …and with an environment section that calls `parse()`: its words count (both threads
+      // count them), its names are no evidence (both threads leave them out).
+      const withEnvironment = `${ISSUE}\n\n### Environment\n- OS: Ubuntu 22.04\nday 1.11.7, through \`parse()\` in our build\n`;
       // The default budget lists only the best files' definitions; 40,000 tokens list them all
       // (the worker finds every file's definitions before it drops their contents).
       for (const [budget, issue] of [
         [12_000, ISSUE],
         [40_000, ISSUE],
         [12_000, withTemplate],
+        [12_000, withEnvironment],
       ] as const) {
         writeFileSync(issueFile, issue);
         const out = execFileSync(
@@ -104,6 +108,11 @@ describe('autofix context explains a maintainer-like ranking', () => {
           expect(here.ranking).toEqual(
             (await explainContext(repo.dir, ISSUE, { budget, top: 20 })).ranking,
           );
+        if (issue === withEnvironment) {
+          const index = here.ranking.find((r) => r.path === 'src/index.js');
+          expect(index?.reasons.join(' ')).toContain('content matches');
+          expect(index?.reasons).not.toContain('defines `parse`');
+        }
         if (budget === 40_000) {
           expect(here.outline.level).toBe('symbols');
           expect(here.context.outline.text).toContain('src/index.js: parse');

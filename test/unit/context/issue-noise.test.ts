@@ -134,7 +134,9 @@ describe('titleTags', () => {
         'class InfoExtractor:\n    def extract(self, url):\n        return url\n',
     };
     const issue = '[Globo] Videos do not download\n\nThe extract step fails.';
-    expect(reasonsOf(files, issue, 'pkg/extractor/globo.py')).toContain('path matches `Globo`');
+    expect(reasonsOf(files, issue, 'pkg/extractor/globo.py')).toContain(
+      'path matches `Globo`, named in the title',
+    );
     expect(ranked(files, issue)[0]).toBe('pkg/extractor/globo.py');
   });
 });

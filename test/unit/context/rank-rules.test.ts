@@ -111,7 +111,7 @@ describe('ranking rules', () => {
     };
     const ranking = rankFiles(mapOf(files), 'The weekOfYear plugin returns 53 for a date');
     expect(ranking.files[0]?.path).toBe('src/plugin/weekOfYear/index.js');
-    expect(ranking.files[0]?.reasons).toContain('path matches `weekOfYear`');
+    expect(ranking.files[0]?.reasons).toContain('path matches `weekOfYear`, named in the title');
     expect(order(files, '`quarter_of_year` is off by one')[0]).toBe('lib/quarter-of-year.py');
   });
 
@@ -124,7 +124,7 @@ describe('ranking rules', () => {
     // Path words alone prefer other/util_frame.py ("util", "frame"); the module path names pkg/core/util.py.
     const ranking = rankFiles(mapOf(files), 'pkg.core.util.Frame breaks on empty input');
     expect(ranking.files[0]?.path).toBe('pkg/core/util.py');
-    expect(ranking.files[0]?.reasons[0]).toBe('module `pkg.core.util.Frame`');
+    expect(ranking.files[0]?.reasons[0]).toBe('module `pkg.core.util.Frame`, named in the title');
   });
 
   it('ranks a stack-trace frame first, saying so', () => {
