@@ -14,6 +14,9 @@ import { mapOf, pythonNoise } from './map-of.js';
 
 const ranking = (files: Record<string, string>, issue: string) =>
   rankFiles(mapOf({ ...pythonNoise, ...files }), issue).files;
+/** A Python traceback's frame of the reporter's checkout, with its source line. */
+const frame = (path: string, line: number, fn: string): string =>
+  `  File "/home/u/app/${path}", line ${line}, in ${fn}\n    ${fn}()`;
 const ranked = (files: Record<string, string>, issue: string): string[] =>
   ranking(files, issue).map((f) => f.path);
 
@@ -87,8 +90,6 @@ describe("tools' output as messages", () => {
 });
 
 describe('chained tracebacks', () => {
-  const frame = (path: string, line: number, fn: string): string =>
-    `  File "/home/u/app/${path}", line ${line}, in ${fn}\n    ${fn}()`;
   const issue = [
     'Crash on save',
     '',
@@ -236,9 +237,6 @@ describe("the title's name of one part", () => {
 });
 
 describe('one mention counts once', () => {
-  const frame = (path: string, line: number, fn: string): string =>
-    `  File "/srv/app/${path}", line ${line}, in ${fn}\n    ${fn}()`;
-
   it('a file the prose names in several forms, and a caller frame it names again', () => {
     const files = {
       'app/run_job.py': 'def main():\n    run()\n',
