@@ -113,7 +113,23 @@ function libraryTestPackage(dirs: readonly string[], i: number, name: string): b
 const extensionOf = (name: string): string =>
   name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
 
-export function classifyPath(path: string): PathKind {
+/** What the repository's other paths say about a path's kind. */
+export interface RepoLayout {
+  /**
+   * `scripts/__init__.py` exists: `scripts/` is a Python package the project imports (faceswap's
+   * `scripts/convert.py`), its code, not its build tooling.
+   */
+  scriptsPackage: boolean;
+}
+
+export const repoLayout = (paths: readonly string[]): RepoLayout => ({
+  scriptsPackage: paths.includes('scripts/__init__.py'),
+});
+
+export function classifyPath(
+  path: string,
+  layout: RepoLayout = { scriptsPackage: false },
+): PathKind {
   const segments = path.split('/');
   const name = segments[segments.length - 1] ?? '';
   const dirs = segments.slice(0, -1).map((s) => s.toLowerCase());
@@ -144,7 +160,8 @@ export function classifyPath(path: string): PathKind {
     return 'docs';
   if (CONFIG_NAMES.test(lower) || (dirs.length === 0 && /^\./.test(name))) return 'config';
   // Build and release tooling: `scripts/`, `karma.conf.js`, `gulpfile.js`, `webpack.config.js`.
-  if (dirs[0] === 'scripts' || TOOLING.test(lower)) return 'config';
+  const scripts = dirs[0] === 'scripts' && !(layout.scriptsPackage && ext === 'py');
+  if (scripts || TOOLING.test(lower)) return 'config';
   // Type declarations and stubs: where a typing bug is fixed, not a behaviour bug.
   if (/\.d\.[cm]?ts$/.test(lower)) return 'declarations';
   if (SOURCE_EXTENSIONS.has(ext)) return 'source';

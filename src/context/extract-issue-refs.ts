@@ -92,15 +92,22 @@ const DOTTED = /(?<![\w.$/-])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$/-]
 /** A noun a maintainer puts after the name of a part of the code ("the utc plugin"). */
 const PART_NOUN =
   /\b([A-Za-z][\w-]{2,40})\s+(?:plugin|module|package|command|subcommand|component|middleware|extension|backend|driver|adapter|handler|parser|formatter|loader|provider|transport|resolver|balancer|codec|locale|option|setting|hook|filter|field|widget|card|theme|generator)s?\b/gi;
+/** Commands a reporter types (a backticked line that starts with one is a command line). */
+const COMMANDS = (
+  'python python3 pip pip3 conda docker npm npx yarn node git sudo apt apt-get cd make poetry ' +
+  'uv brew'
+).split(' ');
 /**
  * Words before a part noun that name the reporter's tools or what they did, not a part of the
  * project: "the docker command", "the aws cli command", "to run commands", "the python package".
  */
 const TOOL_WORDS = new Set(
-  (
-    'run runs running ran use using call python python3 pip pip3 conda docker cli npm npx yarn ' +
-    'node git shell bash zsh terminal console system user'
-  ).split(' '),
+  [
+    ...COMMANDS,
+    'run runs running ran use using call cli shell bash zsh terminal console system user',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 /**
@@ -441,12 +448,7 @@ function titleWords(text: string): string[] {
 function isSentence(span: string): boolean {
   const words = span.trim().split(/\s+/);
   if (words.length < 4 || /[=(){}[\]<>$\\/]|--|\.\w|^\s*[a-z][\w-]*\s+-/.test(span)) return false;
-  if (
-    /^(?:pip|pip3|python|python3|conda|npm|npx|yarn|git|docker|sudo|apt|apt-get|cd|make|poetry|uv|brew)$/.test(
-      words[0] ?? '',
-    )
-  )
-    return false;
+  if (COMMANDS.includes(words[0] ?? '')) return false;
   return words.filter((w) => /^[A-Za-z][a-z']*[,.:;!?]?$/.test(w)).length >= 0.75 * words.length;
 }
 

@@ -29,7 +29,7 @@ const PACKAGE_LINE =
 const PACKAGE_RUN = 3;
 
 /** Eight words or more and no version number: prose, not a report of versions. */
-const isSentence = (line: string): boolean =>
+const isProse = (line: string): boolean =>
   line.trim().split(/\s+/).length >= 8 && !/\d+\.\d+/.test(line) && !/^\s*[|>]/.test(line);
 
 const headingText = (line: string): string | undefined => {
@@ -53,8 +53,8 @@ export function withoutEnvironment(issueText: string): string {
     if (heading !== undefined) inSection = ENVIRONMENT.test(heading);
     // A sentence of the reporter's own stays, also under such a heading ("The problem is in
     // `jsonrep.py` at line 227"): a section ends where nothing says it does.
-    const sentence = !fenced[i] && isSentence(line);
-    if ((inSection && !sentence) || LABEL_LINE.test(line)) drop[i] = true;
+    const prose = !fenced[i] && isProse(line);
+    if ((inSection && !prose) || LABEL_LINE.test(line)) drop[i] = true;
   });
   // Package lists, inside fences or not.
   for (let i = 1; i < lines.length;) {

@@ -43,18 +43,19 @@ export function templateLine(line: string): string {
 /** Lines shorter than this (`yes`, `none`, `macos`) may be the reporter's own answer. */
 const MIN_LENGTH = 6;
 
-/**
- * The issue without the lines that are its repository's template text: the title (first line)
- * and the lines inside code fences (the reporter's code and output) are always kept.
- */
-export function withoutTemplateText(issueText: string, templates: readonly string[]): string {
-  if (templates.length === 0) return issueText;
+/** The template lines to drop: every line of `templates` as `templateLine` makes it. */
+function knownLines(templates: readonly string[]): Set<string> {
   const known = new Set<string>();
   for (const template of templates)
     for (const line of template.split('\n')) {
       const key = templateLine(line);
       if (key.length >= MIN_LENGTH && /[a-z]/.test(key)) known.add(key);
     }
+  return known;
+}
+
+/** `issueText` without its lines in `known`; the title and fenced lines always stay. */
+function withoutKnownLines(issueText: string, known: ReadonlySet<string>): string {
   if (known.size === 0) return issueText;
   const lines = issueText.split('\n');
   const fenced = fencedLines(lines);
@@ -66,19 +67,24 @@ export function withoutTemplateText(issueText: string, templates: readonly strin
   return kept.length === lines.length ? issueText : kept.join('\n');
 }
 
-/** `withoutTemplateText` with the templates among `files` (a repo map's, or those just read). */
-export const reporterText = (
-  issueText: string,
-  files: readonly { path: string; content: string }[],
-): string =>
-  withoutTemplateText(
-    issueText,
-    files.filter((f) => isIssueTemplate(f.path)).map((f) => f.content),
-  );
+/**
+ * The issue without the lines that are its repository's template text: the title (first line)
+ * and the lines inside code fences (the reporter's code and output) are always kept.
+ */
+export const withoutTemplateText = (issueText: string, templates: readonly string[]): string =>
+  withoutKnownLines(issueText, knownLines(templates));
+
+type TextFile = { path: string; content: string };
+
+const templatesAmong = (files: readonly TextFile[]): string[] =>
+  files.filter((f) => isIssueTemplate(f.path)).map((f) => f.content);
 
 /** The issue as the ranking reads it. */
 export interface IssueReading {
-  /** What the reporter wrote (`reporterText`): its words are the query of word overlap. */
+  /**
+   * What the reporter wrote (without the template's text, `withoutTemplateText`): its words are
+   * the query of word overlap.
+   */
   words: string;
   /**
    * …without their environment (`withoutEnvironment`): what evidence is read from. The
@@ -88,14 +94,12 @@ export interface IssueReading {
   evidence: string;
 }
 
-/** `IssueReading` of `issueText`, with the issue templates among `files`. */
-export function readIssue(
-  issueText: string,
-  files: readonly { path: string; content: string }[],
-): IssueReading {
+/** `IssueReading` of `issueText`, with the issue templates among `files` (a repo map's, or those just read). */
+export function readIssue(issueText: string, files: readonly TextFile[]): IssueReading {
+  const known = knownLines(templatesAmong(files));
   return {
-    words: reporterText(issueText, files),
+    words: withoutKnownLines(issueText, known),
     // The environment first: the template's headings delimit it.
-    evidence: reporterText(withoutEnvironment(issueText), files),
+    evidence: withoutKnownLines(withoutEnvironment(issueText), known),
   };
 }

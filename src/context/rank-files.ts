@@ -15,6 +15,7 @@ import type { RepoMap, SkippedFile } from './build-repo-map.js';
 import {
   ABOUT_FACTOR,
   classifyPath,
+  repoLayout,
   DEMOTION,
   kindsTheIssueIsAbout,
   type PathKind,
@@ -325,8 +326,26 @@ function unversioned(name: string): string | undefined {
 /** Every name of `namesToLocate`, for `namesIn`/`filesHolding`. */
 export function locatedNames(refs: IssueRefs): string[] {
   const { named, classMembers, unversioned: bases } = namesToLocate(refs);
-  return [...named, ...classMembers.flatMap((c) => [c.cls, c.member]), ...bases];
+  return [
+    ...named,
+    ...classMembers.flatMap((c) => [c.cls, c.member]),
+    ...bases,
+    ...dataFileNames(refs),
+  ];
 }
+
+/**
+ * The names of the data files the prose names (`results.png`, not `/etc/x.cfg` nor a frame):
+ * where one is not in the repository, the source files holding its name are looked for.
+ */
+const dataFileNames = (refs: IssueRefs): string[] =>
+  [
+    ...new Set(
+      refs.paths
+        .filter((m) => !m.trace && !isForeignPath(m.path) && DATA_FILE.test(m.path))
+        .map((m) => basename(m.path)),
+    ),
+  ].slice(0, 2 * MAX_MISSING_FILES);
 
 export interface RankOptions {
   /** `importSpecs` of the files that another thread already made, by path. */
@@ -351,16 +370,13 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   const refs = extractIssueRefs(reading.evidence);
   const query = termQuery(issueText);
   const terms = [...query.terms];
-  // A `scripts/` folder that is a Python package (`scripts/__init__.py`) is imported by the
-  // project: its code, not its build tooling (faceswap's `scripts/convert.py`).
-  const scriptsPackage = map.files.some((f) => f.path === 'scripts/__init__.py');
-  const kindOf = (path: string): PathKind => {
-    const kind = classifyPath(path);
-    return kind === 'config' && scriptsPackage && /^scripts\/.*\.py$/.test(path) ? 'source' : kind;
-  };
+  const paths = map.files.map((f) => f.path);
+  const layout = repoLayout(paths);
+  /** The parts the title's tags name (`[Globo] …`). */
+  const tags = titleTags(issueText);
   const entries: Entry[] = map.files.map((f) => ({
     path: f.path,
-    kind: kindOf(f.path),
+    kind: classifyPath(f.path, layout),
     depth: f.path.split('/').length,
     bytes: f.bytes,
     score: 0,
@@ -390,8 +406,6 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     mention.reasons.forEach((reason, i) =>
       add(path, i === 0 ? points : 0, reason, mention.lines[i], { named: mention.named }),
     );
-  const paths = map.files.map((f) => f.path);
-  const byContent = new Map(map.files.map((f) => [f.path, f.content]));
   // Grep-exact lookups go over program files: docs and build output mention names, never define them.
   const code = map.files.filter((f) => {
     const kind = byPath.get(f.path)?.kind;
@@ -408,6 +422,9 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   // (a pasted log names hundreds of paths, a large repository has ten thousand files).
   const filesCalled = groupBy(map.files, (f) => basename(f.path));
   const skippedCalled = groupBy(map.skipped, (f) => basename(f.path));
+  // The code files that hold each name, in one scan: the lookups below read only those.
+  const holding = filesHolding(code, locatedNames(refs), options.held);
+  const holders = (name: string): typeof code => holding.get(name) ?? [];
   const resolved = refs.paths.map((mention) => {
     const p = mention.path.replace(/^\/+/, '');
     const suffix = (f: string): boolean =>
@@ -462,7 +479,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     if (titled) return titled;
     titled = new Set();
     const index = (names ??= createNameIndex(paths));
-    for (const name of [...refs.titleNames, ...titleTags(issueText), ...refs.titleWords]) {
+    for (const name of [...refs.titleNames, ...tags, ...refs.titleWords]) {
       const matches = index.filesNamed(name);
       const own = matches.filter((m) => m.how === 'file' || !projectDirs.has(m.dir ?? ''));
       if (own.length > 0 && onePart(own)) for (const m of own) titled.add(m.path);
@@ -536,16 +553,13 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       missing.size < MAX_MISSING_FILES
     ) {
       missing.add(basename(p));
-      const name = escapeRegExp(basename(p));
-      const literal = new RegExp(`["'/]${name}["']`);
-      const holders = code.filter(
-        (f) => isSource(f) && f.content.includes(basename(p)) && literal.test(f.content),
-      );
-      if (holders.length > 0 && holders.length <= MAX_LITERAL_HOLDERS)
-        for (const f of holders)
+      const literal = new RegExp(`["'/]${escapeRegExp(basename(p))}["']`);
+      const writers = holders(basename(p)).filter((f) => isSource(f) && literal.test(f.content));
+      if (writers.length > 0 && writers.length <= MAX_LITERAL_HOLDERS)
+        for (const f of writers)
           add(
             f.path,
-            (WEIGHTS.namedBasename * WEIGHTS.literalName) / holders.length,
+            (WEIGHTS.namedBasename * WEIGHTS.literalName) / writers.length,
             `holds the name of the file the issue names (${mention.raw}), which is not in the repository`,
           );
     }
@@ -595,9 +609,6 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     const known = names.get(name);
     if (!known || known.points < points) names.set(name, { points, reason, line });
   };
-  // The code files that hold each name, in one scan: the lookups below read only those.
-  const holding = filesHolding(code, locatedNames(refs), options.held);
-  const holders = (name: string): typeof code => holding.get(name) ?? [];
   const projectNames = new Set(
     [...projectDirs].map((d) => normaliseName(d.slice(d.lastIndexOf('/') + 1))),
   );
@@ -744,14 +755,17 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   // of exactly one part says where, the way a title's symbol says what. Not a plain word
   // ("Item Filters"): what a title's words name is `titleWords`.
   const title = titleOf(issueText);
-  const titleParts = new Set([...titleNames, ...titleTags(issueText)]);
-  // An empty `__init__.py` is no folder's entry: it holds nothing to fix.
+  const titleParts = new Set([...titleNames, ...tags]);
+  // An empty `__init__.py` (comments at most) is no folder's entry: it holds nothing to fix.
+  const emptyInits = new Set(
+    map.files
+      .filter(
+        (f) => f.path.endsWith('__init__.py') && f.content.replace(/#.*$/gm, '').trim() === '',
+      )
+      .map((f) => f.path),
+  );
   const entryWeight = (m: NameMatch): number =>
-    m.how === 'directory' &&
-    m.path.endsWith('__init__.py') &&
-    (byContent.get(m.path) ?? '').replace(/#.*$/gm, '').trim() === ''
-      ? 0
-      : m.weight;
+    m.how === 'directory' && emptyInits.has(m.path) ? 0 : m.weight;
   for (const name of refs.names) {
     const matches = partsNamed(name) ?? [];
     const files = matches.filter((m) => m.how === 'file').length;
