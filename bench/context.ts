@@ -73,6 +73,10 @@ interface Result {
     ms: number;
     top: string[];
     goldRanks: Record<string, number>;
+    /** Score and reasons of the first five files and of the gold files (for analysis). */
+    why: Record<string, { score: number; points: Record<string, number>; reasons: string[] }>;
+    /** Score by kind of evidence of the first 30 files (for a weight search). */
+    points: [string, Record<string, number>][];
   };
   bm25: { rank: number | undefined; ms: number; top: string[] };
 }
@@ -137,6 +141,11 @@ async function runOne(instance: Instance): Promise<Result> {
     const i = ranked.indexOf(g);
     if (i >= 0) goldRanks[g] = i + 1;
   }
+  const why: Record<string, { score: number; points: Record<string, number>; reasons: string[] }> =
+    {};
+  for (const r of report.ranking)
+    if (ranked.indexOf(r.path) < 5 || instance.gold.includes(r.path))
+      why[r.path] = { score: r.score, points: r.points, reasons: r.reasons };
   return {
     id: instance.id,
     repo: instance.repo,
@@ -149,6 +158,8 @@ async function runOne(instance: Instance): Promise<Result> {
       ms: contextMs,
       top: ranked.slice(0, 10),
       goldRanks,
+      why,
+      points: report.ranking.slice(0, 30).map((r) => [r.path, r.points]),
     },
     bm25: { rank: bestGoldRank(bm25, instance.gold), ms: bm25Ms, top: bm25.slice(0, 10) },
   };

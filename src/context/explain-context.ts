@@ -7,6 +7,7 @@ import { buildPromptContext, outlineBudget, type PromptContext } from './build-p
 import { countTokens } from '../llm/count-tokens.js';
 import { skipExplanation, type SkipReason } from './build-repo-map.js';
 import { mapAndRank, mapAndRankInWorker, type MapAndRanking } from './rank-in-worker.js';
+import type { RankedFile } from './rank-files.js';
 
 export interface ContextReport {
   repo: string;
@@ -24,6 +25,8 @@ export interface ContextReport {
     rank: number;
     path: string;
     score: number;
+    /** The score by kind of evidence. */
+    points: RankedFile['points'];
     inContext: 'whole' | 'cut' | 'omitted' | 'no';
     reasons: string[];
   }[];
@@ -78,6 +81,7 @@ export async function explainContext(
       rank: i + 1,
       path: r.path,
       score: r.score,
+      points: r.points,
       inContext: inCode.get(r.path) ?? (omitted.has(r.path) ? 'omitted' : 'no'),
       reasons: r.reasons,
     })),

@@ -62,9 +62,37 @@ import {
   type TermQuery,
 } from './split-words.js';
 
+/**
+ * The kinds of evidence a score is made of (`RankedFile.points`): what the issue names (a path,
+ * a frame, a file name), what a file defines, raises or declares, the names its path matches,
+ * word overlap, and the hop through the imports.
+ */
+export type EvidenceKind =
+  | 'namedPath'
+  | 'tracePath'
+  | 'traceCaller'
+  | 'namedBasename'
+  | 'literalName'
+  | 'namedDirectory'
+  | 'definesIdentifier'
+  | 'usesName'
+  | 'definesMember'
+  | 'readsSetting'
+  | 'raisesMessage'
+  | 'declaresOption'
+  | 'pathMatchesName'
+  | 'titleWord'
+  | 'dottedModule'
+  | 'importedName'
+  | 'bm25Path'
+  | 'bm25Content'
+  | 'importHop';
+
 export interface RankedFile {
   path: string;
   score: number;
+  /** The score by kind of evidence (after demotion), summing to `score` before rounding. */
+  points: Partial<Record<EvidenceKind, number>>;
   /** Why it ranks, most important first (for `autofix context` and the run log). */
   reasons: string[];
   /** 1-based lines the issue points at (stack-trace lines, definitions of named identifiers). */
@@ -117,7 +145,7 @@ export const WEIGHTS = {
   importedName: 35,
   /** BM25 scores are scaled so that the best file gets this many points. */
   bm25Path: 10,
-  bm25Content: 20,
+  bm25Content: 35,
   /** Share of a top source file's score its imports and importers receive (one hop). */
   importHop: 0.15,
 } as const;
@@ -191,6 +219,8 @@ const short = (s: string, n = 40): string => (s.length > n ? `${s.slice(0, n - 1
 interface Mentions {
   /** The best mention's points: a thing named twice is named, not twice as much. */
   points: number;
+  /** The best mention's kind. */
+  kind: EvidenceKind;
   reasons: string[];
   lines: (number | undefined)[];
   named: boolean;
@@ -200,6 +230,7 @@ function mentionsByFile(): {
   byFile: Map<string, Mentions>;
   note(
     path: string,
+    kind: EvidenceKind,
     points: number,
     reason: string,
     line: number | undefined,
@@ -209,9 +240,18 @@ function mentionsByFile(): {
   const byFile = new Map<string, Mentions>();
   return {
     byFile,
-    note(path, points, reason, line, named) {
-      const known = byFile.get(path) ?? { points: 0, reasons: [], lines: [], named: false };
-      known.points = Math.max(known.points, points);
+    note(path, kind, points, reason, line, named) {
+      const known = byFile.get(path) ?? {
+        points: 0,
+        kind,
+        reasons: [],
+        lines: [],
+        named: false,
+      };
+      if (points > known.points) {
+        known.points = points;
+        known.kind = kind;
+      }
       known.named ||= named;
       known.reasons.push(reason);
       known.lines.push(line);
@@ -226,6 +266,7 @@ interface Entry {
   depth: number;
   bytes: number;
   score: number;
+  points: Partial<Record<EvidenceKind, number>>;
   /** Points from structural evidence (named, defines, raises, path match): a definition tier. */
   evidence: number;
   /** Named explicitly (path, trace, file name): never demoted. */
@@ -380,6 +421,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     depth: f.path.split('/').length,
     bytes: f.bytes,
     score: 0,
+    points: {},
     evidence: 0,
     named: false,
     reasons: [],
@@ -388,6 +430,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   const byPath = new Map(entries.map((e) => [e.path, e]));
   const add = (
     path: string,
+    kind: EvidenceKind,
     points: number,
     reason: string,
     line?: number,
@@ -396,6 +439,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     const entry = byPath.get(path);
     if (!entry) return;
     entry.score += points;
+    entry.points[kind] = (entry.points[kind] ?? 0) + points;
     if (opts.evidence !== false) entry.evidence += points;
     if (opts.named) entry.named = true;
     if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
@@ -404,7 +448,9 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   /** One thing's mentions in a file: every reason said, `points` counted once. */
   const addMentions = (path: string, mention: Mentions, points: number): void =>
     mention.reasons.forEach((reason, i) =>
-      add(path, i === 0 ? points : 0, reason, mention.lines[i], { named: mention.named }),
+      add(path, mention.kind, i === 0 ? points : 0, reason, mention.lines[i], {
+        named: mention.named,
+      }),
     );
   // Grep-exact lookups go over program files: docs and build output mention names, never define them.
   const code = map.files.filter((f) => {
@@ -462,7 +508,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   }
   const frames = new Map<
     string,
-    { points: number; reason: string; lines: number[]; inner: boolean }
+    { points: number; reason: string; lines: number[]; inner: boolean; kind: EvidenceKind }
   >();
   const prose = mentionsByFile();
   // The project's own package (`astroid/`, `src/sqlfluff/`, `fastapi/`) is named in every issue:
@@ -507,6 +553,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         }
         frames.set(f.path, {
           inner,
+          kind: inner ? 'tracePath' : 'traceCaller',
           points,
           reason: `named in a stack trace${innermostFrame ? ', innermost frame in the repository' : inTitlePart ? ', in the part the title names' : ''} (${short(mention.raw, 60)})`,
           lines,
@@ -518,6 +565,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       for (const f of exact)
         prose.note(
           f.path,
+          'namedPath',
           WEIGHTS.namedPath / exact.length,
           `named in the issue (${mention.raw})`,
           mention.line,
@@ -539,6 +587,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     for (const f of sameName)
       prose.note(
         f.path,
+        'namedBasename',
         WEIGHTS.namedBasename / sameName.length,
         `file name named in the issue (${mention.raw})`,
         mention.line,
@@ -559,6 +608,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         for (const f of writers)
           add(
             f.path,
+            'literalName',
             (WEIGHTS.namedBasename * WEIGHTS.literalName) / writers.length,
             `holds the name of the file the issue names (${mention.raw}), which is not in the repository`,
           );
@@ -568,6 +618,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       for (const f of under)
         add(
           f.path,
+          'namedDirectory',
           WEIGHTS.namedDirectory / Math.max(1, Math.log2(under.length)),
           `in the directory the issue names (${p}/)`,
         );
@@ -585,7 +636,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     addMentions(path, mention, points);
   }
   for (const [path, frame] of frames) {
-    add(path, frame.points, frame.reason, undefined, { named: true });
+    add(path, frame.kind, frame.points, frame.reason, undefined, { named: true });
     for (const line of frame.lines) byPath.get(path)?.focusLines.add(line);
   }
 
@@ -595,11 +646,17 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   const codeOnly = new Set(refs.codeOnlyNames);
   // Per file and name, the best evidence that the file defines it (grep, or an import followed)
   // or declares it (an option): such evidence piles up 1, 1/2, 1/3… per file.
-  type Definition = { points: number; reason: string; line: number | undefined };
+  type Definition = {
+    kind: EvidenceKind;
+    points: number;
+    reason: string;
+    line: number | undefined;
+  };
   const definitions = new Map<string, Map<string, Definition>>();
   const defines = (
     path: string,
     name: string,
+    kind: EvidenceKind,
     points: number,
     reason: string,
     line: number | undefined,
@@ -607,7 +664,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     const names = definitions.get(path) ?? new Map<string, Definition>();
     definitions.set(path, names);
     const known = names.get(name);
-    if (!known || known.points < points) names.set(name, { points, reason, line });
+    if (!known || known.points < points) names.set(name, { kind, points, reason, line });
   };
   const projectNames = new Set(
     [...projectDirs].map((d) => normaliseName(d.slice(d.lastIndexOf('/') + 1))),
@@ -636,6 +693,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       definers = findDefinitions(holders(name).filter(isSource), name, MAX_HITS);
     if (definers.length > MAX_HITS) continue; // too common to tell anything
     let points: number = WEIGHTS.definesIdentifier;
+    let kind: EvidenceKind = 'definesIdentifier';
     // Defined nowhere: a key, an instance attribute or a parameter of that name (a setting read
     // by `get_option('scp_if_ssh')`, `self.batch_size = …`, `def fit(X, sample_weight=None)`).
     if (definers.length === 0) {
@@ -645,11 +703,12 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       if (definers.length === 0 || definers.length > MAX_HITS) continue;
       name = id;
       points = WEIGHTS.usesName;
+      kind = 'usesName';
       factor = idFactor;
       reason = `uses \`${id}\` as a key, attribute or parameter (nothing defines it)`;
     }
     const n = sourceCount(definers);
-    for (const d of definers) defines(d.path, name, (points * factor) / n, reason, d.line);
+    for (const d of definers) defines(d.path, name, kind, (points * factor) / n, reason, d.line);
   }
   // `Class.method`: the file whose class `Class` defines `method` (below it) is where it lives,
   // whichever other files define a `method` or subclass `Class`.
@@ -674,6 +733,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       defines(
         o.path,
         `${cls}.${member}`,
+        'definesMember',
         (WEIGHTS.definesMember * factor) / owners.length,
         `defines \`${cls}.${member}\``,
         o.line,
@@ -697,7 +757,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     if (readers.length === 0 || readers.length > MAX_HITS) continue;
     const n = sourceCount(readers);
     for (const r of readers)
-      add(r.path, WEIGHTS.readsSetting / n, `reads the setting \`${id}\``, r.line);
+      add(r.path, 'readsSetting', WEIGHTS.readsSetting / n, `reads the setting \`${id}\``, r.line);
   }
 
   // 3. The module that raises a quoted message; the file that declares a named option.
@@ -720,6 +780,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     for (const h of hits)
       add(
         h.path,
+        'raisesMessage',
         (WEIGHTS.raisesMessage * (h.partial ? 0.5 : 1)) / n,
         `holds ${h.partial ? 'part of ' : ''}the quoted message "${short(message)}"${alsoIn(others)}`,
         h.line,
@@ -734,6 +795,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       defines(
         h.path,
         option,
+        'declaresOption',
         WEIGHTS.declaresOption / n,
         `declares option ${option}${alsoIn(others)}`,
         h.line,
@@ -776,6 +838,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     for (const m of matches)
       add(
         m.path,
+        'pathMatchesName',
         (WEIGHTS.pathMatchesName * entryWeight(m) * factor) / share,
         `path matches \`${name}\`${inTitle ? ', named in the title' : ''}`,
       );
@@ -789,6 +852,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     for (const m of matches)
       add(
         m.path,
+        'titleWord',
         WEIGHTS.pathMatchesName * WEIGHTS.titleWord * entryWeight(m),
         `path matches the title's \`${word}\``,
       );
@@ -803,6 +867,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       const points = (WEIGHTS.dottedModule * (inTitle ? WEIGHTS.titlePart : 1)) / hits.length;
       dottedBest.note(
         h,
+        'dottedModule',
         points,
         `module \`${dotted}\`${inTitle ? ', named in the title' : ''}`,
         undefined,
@@ -843,6 +908,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         defines(
           def.path,
           w.name,
+          'importedName',
           (WEIGHTS.importedName * factor) / 2,
           `module \`${w.name}\` (\`${short(w.label, 50)}\`${via})`,
           undefined,
@@ -851,6 +917,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         defines(
           def.path,
           w.name,
+          'importedName',
           WEIGHTS.importedName * factor,
           `defines \`${w.name}\` (\`${short(w.label, 50)}\`${via})`,
           def.line,
@@ -863,7 +930,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   for (const [path, names] of definitions)
     [...names.values()]
       .sort((a, b) => b.points - a.points)
-      .forEach((d, k) => add(path, d.points / (k + 1), d.reason, d.line));
+      .forEach((d, k) => add(path, d.kind, d.points / (k + 1), d.reason, d.line));
 
   // 5. Word overlap, scaled: it orders files, it does not outweigh evidence.
   if (terms.length > 0 && map.files.length > 0) {
@@ -882,6 +949,8 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       const contentScore =
         maxContent > 0 ? ((contentScores[i] ?? 0) / maxContent) * WEIGHTS.bm25Content : 0;
       entry.score += pathScore + contentScore;
+      if (pathScore > 0) entry.points.bm25Path = pathScore;
+      if (contentScore > 0) entry.points.bm25Content = contentScore;
       if (pathScore > 0) entry.reasons.push(`path words match (${round(pathScore)})`);
       if (contentScore > 0) entry.reasons.push(`content matches (${round(contentScore)})`);
     });
@@ -894,6 +963,8 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     const factor = about.has(e.kind) ? ABOUT_FACTOR[e.kind] : DEMOTION[e.kind];
     e.score *= factor;
     e.evidence *= factor;
+    for (const kind of Object.keys(e.points) as EvidenceKind[])
+      e.points[kind] = (e.points[kind] ?? 0) * factor;
     e.reasons.push(
       `${KIND_LABEL[e.kind]}: demoted ×${factor}${about.has(e.kind) ? ' (the issue is about it)' : ''}`,
     );
@@ -939,7 +1010,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
           : about.has(entry.kind)
             ? ABOUT_FACTOR[entry.kind]
             : DEMOTION[entry.kind];
-      add(path, points * factor, `${reason} (+${round(points * factor)})`, undefined, {
+      add(path, 'importHop', points * factor, `${reason} (+${round(points * factor)})`, undefined, {
         evidence: false,
       });
     }
@@ -960,6 +1031,9 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     .map(({ e, score }) => ({
       path: e.path,
       score,
+      points: Object.fromEntries(
+        Object.entries(e.points).map(([kind, points]) => [kind, round(points)]),
+      ),
       reasons: e.reasons,
       focusLines: [...e.focusLines].sort((a, b) => a - b),
     }));

@@ -23,6 +23,32 @@ describe('rankFiles', () => {
     expect(ranking.files[0]!.score).toBeGreaterThan(100);
   });
 
+  it('breaks each score down by kind of evidence, summing to the score', () => {
+    const map = mapOf({
+      ...noise,
+      'src/payments/refund.ts':
+        'import { roundCents } from "./money";\nexport function computeRefund(order) {\n  return roundCents(order.total);\n}\n',
+      'src/payments/money.ts': 'export function roundCents(x) {\n  return Math.round(x);\n}\n',
+      'docs/refund.md': 'How a refund of an order is computed.\n',
+    });
+    const ranking = rankFiles(
+      map,
+      'Refund is wrong\n\nsrc/payments/refund.ts:3 and `roundCents` lose a cent on every order.',
+    );
+    const byPath = new Map(ranking.files.map((f) => [f.path, f]));
+    expect(byPath.get('src/payments/refund.ts')?.points).toMatchObject({ namedPath: 100 });
+    expect(byPath.get('src/payments/money.ts')?.points.definesIdentifier).toBe(30);
+    // The importer of the top file gets the hop, the doc only words (demoted with its score).
+    expect(byPath.get('src/payments/money.ts')?.points.importHop).toBeGreaterThan(0);
+    expect(Object.keys(byPath.get('docs/refund.md')?.points ?? {}).sort()).toEqual(
+      expect.arrayContaining(['bm25Content']),
+    );
+    for (const f of ranking.files) {
+      const sum = Object.values(f.points).reduce((a, b) => a + b, 0);
+      expect(Math.abs(sum - f.score)).toBeLessThan(0.05);
+    }
+  });
+
   it('finds the file defining a named identifier', () => {
     const map = mapOf({
       ...noise,
