@@ -47,7 +47,11 @@ export function createBm25Index(
 export function scoreBm25Counts(
   documents: readonly { counts: ReadonlyMap<string, number>; length: number }[],
   query: readonly string[],
-  { k1 = 1.2, b = 0.75 }: { k1?: number; b?: number } = {},
+  {
+    k1 = 1.2,
+    b = 0.75,
+    weights,
+  }: { k1?: number; b?: number; weights?: ReadonlyMap<string, number> } = {},
 ): number[] {
   const terms = [...new Set(query)];
   const n = documents.length;
@@ -61,7 +65,9 @@ export function scoreBm25Counts(
       const j = at.get(term);
       if (j !== undefined) df[j]!++;
     }
-  const idf = df.map((m) => Math.log(1 + (n - m + 0.5) / (m + 0.5)));
+  const idf = df.map(
+    (m, j) => Math.log(1 + (n - m + 0.5) / (m + 0.5)) * (weights?.get(terms[j] ?? '') ?? 1),
+  );
   return documents.map((d) => {
     const norm = k1 * (1 - b + (b * d.length) / (averageLength || 1));
     return sumInQueryOrder(d.counts, at, idf, norm, k1);

@@ -941,6 +941,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         (f) => options.counted?.get(f.path) ?? termCounts(f.content, query, cache, f.identifiers),
       ),
       terms,
+      { weights: query.weights },
     );
     const maxPath = Math.max(0, ...pathScores);
     const maxContent = Math.max(0, ...contentScores);

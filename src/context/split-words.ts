@@ -3,7 +3,7 @@
  * stemmed, plus the whole identifier, so `parseConfigFile` matches "parse", "config file" and
  * `parseconfigfile`. Pure.
  */
-import { visibleIssueText } from './issue-text.js';
+import { titleOf, visibleIssueText } from './issue-text.js';
 
 const STOPWORDS = new Set(
   (
@@ -102,14 +102,36 @@ export interface TermCounts {
  */
 export interface TermQuery {
   terms: readonly string[];
+  /**
+   * Each term's weight in the word-overlap score: a term of the title counts twice (the reporter
+   * put it first), and a term the issue repeats counts more, up to about twice: `(k + 1) f / (k + f)`
+   * for `f` occurrences, BM25's own saturation with k = 1.2 (1, 1.38, 1.57… for f = 1, 2, 3).
+   */
+  weights: ReadonlyMap<string, number>;
   keep: ReadonlySet<string>;
   /** Undefined when the query has no terms. */
   needles: RegExp | undefined;
 }
 
+/** A title term's weight (see `TermQuery.weights`). */
+const TITLE_TERM = 2;
+/** How fast a repeated term's weight saturates (see `TermQuery.weights`). */
+const REPEAT_SATURATION = 1.2;
+
 export function termQuery(issueText: string): TermQuery {
   const text = visibleIssueText(issueText);
-  const terms = [...new Set(splitWords(text))];
+  const words = splitWords(text);
+  const terms = [...new Set(words)];
+  const occurrences = new Map<string, number>();
+  for (const w of words) occurrences.set(w, (occurrences.get(w) ?? 0) + 1);
+  const titled = new Set(splitWords(titleOf(issueText)));
+  const weights = new Map(
+    terms.map((t) => {
+      const f = occurrences.get(t) ?? 1;
+      const repeated = ((REPEAT_SATURATION + 1) * f) / (REPEAT_SATURATION + f);
+      return [t, repeated * (titled.has(t) ? TITLE_TERM : 1)];
+    }),
+  );
   const found = new Set<string>();
   for (const t of terms) found.add(t.length > 2 && t.endsWith('y') ? t.slice(0, -1) : t);
   // A name made only of stopwords (`isNot`) has no part among the terms, only its joined form
@@ -131,6 +153,7 @@ export function termQuery(issueText: string): TermQuery {
   const alternatives = [...needles, ...joined];
   return {
     terms,
+    weights,
     keep: new Set(terms),
     needles: alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'gi') : undefined,
   };

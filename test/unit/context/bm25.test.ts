@@ -174,6 +174,45 @@ describe('scoreBm25Counts', () => {
   });
 });
 
+describe('query weights', () => {
+  const counted = (texts: string[]): { counts: Map<string, number>; length: number }[] =>
+    texts.map((t) => {
+      const terms = splitWords(t);
+      const counts = new Map<string, number>();
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      return { counts, length: terms.length };
+    });
+
+  it('weighs a term of the title twice, and a repeated term up to about twice', () => {
+    const query = termQuery(
+      'Refund rounds the total\n\nThe refund of an order loses a cent; the refund is wrong.',
+    );
+    // `refund`: in the title and three times in all (2 × 2.2·3 / 4.2); `order`: once, body only.
+    expect(query.weights.get('refund')).toBeCloseTo(2 * ((2.2 * 3) / 4.2), 10);
+    expect(query.weights.get('total')).toBeCloseTo(2, 10);
+    expect(query.weights.get('order')).toBeCloseTo(1, 10);
+    expect(query.weights.get('cent')).toBeCloseTo(1, 10);
+  });
+
+  it('scales each term by its weight, and weights of 1 change nothing', async () => {
+    const { scoreBm25Counts } = await import('../../../src/context/bm25.js');
+    const documents = counted([
+      'function roundTotal(total) { return Math.round(total) }',
+      'function chargeCard(card) { return card.charge() }',
+      'const unrelated = 1',
+    ]);
+    const terms = ['total', 'card'];
+    const plain = scoreBm25Counts(documents, terms);
+    expect(plain[0]).toBeGreaterThan(0);
+    const ones = scoreBm25Counts(documents, terms, { weights: new Map([['total', 1]]) });
+    ones.forEach((score, i) => expect(score).toBeCloseTo(plain[i] ?? NaN, 10));
+    const weighted = scoreBm25Counts(documents, terms, { weights: new Map([['total', 2]]) });
+    expect(weighted[0]).toBeCloseTo(2 * (plain[0] ?? NaN), 10);
+    expect(weighted[1]).toBeCloseTo(plain[1] ?? NaN, 10);
+    expect(weighted[2]).toBe(0);
+  });
+});
+
 describe('BM25 sums in the query order', () => {
   /** The plain loop over the query's terms, as both scorers were first written. */
   function reference(

@@ -49,6 +49,27 @@ describe('rankFiles', () => {
     }
   });
 
+  it("ranks the file holding the title's words above one holding the body's", () => {
+    const map = mapOf({
+      ...noise,
+      'src/shipping/tariff.ts':
+        'export function tariffZone(parcel) {\n  return parcel.zone;\n}\n',
+      'src/shipping/label.ts':
+        'export function printLabel(parcel) {\n  return parcel.label;\n}\n',
+    });
+    const ranking = rankFiles(map, 'Wrong tariff zone\n\nThe printed label is fine.');
+    const paths = ranking.files.map((f) => f.path);
+    expect(paths.indexOf('src/shipping/tariff.ts')).toBeLessThan(
+      paths.indexOf('src/shipping/label.ts'),
+    );
+    // The same words, the other way round: the title decides.
+    const swapped = rankFiles(map, 'Wrong printed label\n\nThe tariff zone is fine.');
+    const order = swapped.files.map((f) => f.path);
+    expect(order.indexOf('src/shipping/label.ts')).toBeLessThan(
+      order.indexOf('src/shipping/tariff.ts'),
+    );
+  });
+
   it('finds the file defining a named identifier', () => {
     const map = mapOf({
       ...noise,
