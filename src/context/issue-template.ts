@@ -79,27 +79,13 @@ type TextFile = { path: string; content: string };
 const templatesAmong = (files: readonly TextFile[]): string[] =>
   files.filter((f) => isIssueTemplate(f.path)).map((f) => f.content);
 
-/** The issue as the ranking reads it. */
-export interface IssueReading {
-  /**
-   * What the reporter wrote (without the template's text, `withoutTemplateText`): its words are
-   * the query of word overlap.
-   */
-  words: string;
-  /**
-   * …without their environment (`withoutEnvironment`): what evidence is read from. The
-   * environment's words stay in `words`: "Windows", "GPU", a model's name still say which
-   * files a report is about, its paths and names do not.
-   */
-  evidence: string;
-}
-
-/** `IssueReading` of `issueText`, with the issue templates among `files` (a repo map's, or those just read). */
-export function readIssue(issueText: string, files: readonly TextFile[]): IssueReading {
-  const known = knownLines(templatesAmong(files));
-  return {
-    words: withoutKnownLines(issueText, known),
-    // The environment first: the template's headings delimit it.
-    evidence: withoutKnownLines(withoutEnvironment(issueText), known),
-  };
+/**
+ * The issue as the ranking reads it, for its evidence and for word overlap alike: what the
+ * reporter wrote, without the template's text (`withoutTemplateText`) and without their
+ * environment (`withoutEnvironment`: versions, an installation's paths, a pasted configuration),
+ * with the issue templates among `files` (a repo map's, or those just read).
+ */
+export function readIssue(issueText: string, files: readonly TextFile[]): string {
+  // The environment first: the template's headings delimit it.
+  return withoutKnownLines(withoutEnvironment(issueText), knownLines(templatesAmong(files)));
 }

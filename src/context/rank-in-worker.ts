@@ -28,7 +28,7 @@ import {
 import { listRepoFiles, type ListedFiles } from './list-repo-files.js';
 import { importSpecs } from './code-graph.js';
 import { extractIssueRefs } from './extract-issue-refs.js';
-import { isIssueTemplate, readIssue, type IssueReading } from './issue-template.js';
+import { isIssueTemplate, readIssue } from './issue-template.js';
 import { nameMatcher, namesIn } from './grep-code.js';
 import { locatedNames, rankFiles, type Ranking } from './rank-files.js';
 import { mayDescribeEveryFile } from './render-repo-outline.js';
@@ -56,11 +56,11 @@ function loadAndCount(
   repo: string,
   paths: readonly string[],
   issueText: string,
-  reading: IssueReading,
+  reading: string,
 ): Loaded {
   const loaded = loadFilesSync(repo, paths, readPolicy(issueText));
-  const query = termQuery(reading.words);
-  const names = nameMatcher(locatedNames(extractIssueRefs(reading.evidence)));
+  const query = termQuery(reading);
+  const names = nameMatcher(locatedNames(extractIssueRefs(reading)));
   const cache: TermCache = new Map();
   const share: Loaded = { loaded, counted: [], held: [], specs: [] };
   for (const [path, l] of loaded) {
@@ -118,11 +118,11 @@ interface Listing {
   from: number;
   issueText: string;
   /** The issue as the ranking reads it (`readIssue`), as every thread reads it. */
-  reading: IssueReading;
+  reading: string;
 }
 
 /** The issue as the ranking reads it, with the listed issue templates read for it. */
-function readIssueIn(repo: string, paths: readonly string[], issueText: string): IssueReading {
+function readIssueIn(repo: string, paths: readonly string[], issueText: string): string {
   const templates = loadFilesSync(repo, paths.filter(isIssueTemplate), readPolicy(issueText));
   return readIssue(
     issueText,

@@ -256,9 +256,13 @@ describe('one mention counts once', () => {
     ].join('\n');
     const out = ranking(files, issue);
     // The script the reporter ran is named three times (twice in prose, once as the caller):
-    // counted once, it stays below the innermost frame.
-    expect(out[0]?.path).toBe('app/engine/core.py');
+    // counted once, its mentions weigh what the innermost frame weighs (word overlap decides).
     const script = out.find((f) => f.path === 'app/run_job.py');
+    const core = out.find((f) => f.path === 'app/engine/core.py');
+    const named = (p: Partial<Record<string, number>> = {}): number =>
+      (p.namedPath ?? 0) + (p.traceCaller ?? 0) + (p.tracePath ?? 0);
+    expect(named(script?.points)).toBe(100);
+    expect(named(core?.points)).toBe(100);
     expect(script?.reasons).toEqual(
       expect.arrayContaining([
         'named in the issue (app/run_job.py)',

@@ -52,10 +52,8 @@ describe('rankFiles', () => {
   it("ranks the file holding the title's words above one holding the body's", () => {
     const map = mapOf({
       ...noise,
-      'src/shipping/tariff.ts':
-        'export function tariffZone(parcel) {\n  return parcel.zone;\n}\n',
-      'src/shipping/label.ts':
-        'export function printLabel(parcel) {\n  return parcel.label;\n}\n',
+      'src/shipping/tariff.ts': 'export function tariffZone(parcel) {\n  return parcel.zone;\n}\n',
+      'src/shipping/label.ts': 'export function printLabel(parcel) {\n  return parcel.label;\n}\n',
     });
     const ranking = rankFiles(map, 'Wrong tariff zone\n\nThe printed label is fine.');
     const paths = ranking.files.map((f) => f.path);

@@ -105,7 +105,8 @@ describe('ranking rules', () => {
   it('follows a name to the file or folder named like it (case/kebab/snake/camel-insensitive)', () => {
     const files = {
       ...noise,
-      'src/plugin/weekOfYear/index.js': 'export default (o, c) => {}\n',
+      'src/plugin/weekOfYear/index.js':
+        "export default (o, c) => {\n  c.prototype.week = function week() {\n    return this.startOf('year')\n  }\n}\n",
       'src/plugin/isoWeek/index.js': 'export default (o, c) => { /* week of year */ }\n',
       'lib/quarter-of-year.py': 'def q(d):\n    return d\n',
     };
