@@ -962,9 +962,13 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   }
 
   // 6. Not what a behaviour bug is fixed in: demoted unless the issue is about it or names it.
+  // A configuration file the issue names (`docker-compose.yml`, `ec2.ini`, a requirements file)
+  // is the reporter's setup, shown for context: demoted too, unless the issue is about
+  // configuration.
   const about = kindsTheIssueIsAbout(withoutLinks(issueText));
+  const exempt = (e: Entry): boolean => e.named && (e.kind !== 'config' || about.has('config'));
   for (const e of entries) {
-    if (e.kind === 'source' || e.named || e.score === 0) continue;
+    if (e.kind === 'source' || exempt(e) || e.score === 0) continue;
     const factor = about.has(e.kind) ? ABOUT_FACTOR[e.kind] : DEMOTION[e.kind];
     e.score *= factor;
     e.evidence *= factor;
@@ -1010,7 +1014,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       const entry = byPath.get(path);
       if (!entry) continue;
       const factor =
-        entry.kind === 'source' || entry.named
+        entry.kind === 'source' || exempt(entry)
           ? 1
           : about.has(entry.kind)
             ? ABOUT_FACTOR[entry.kind]

@@ -202,6 +202,44 @@ describe("the reporter's environment", () => {
   });
 });
 
+describe('a configuration file the issue names', () => {
+  const files = {
+    'docker-compose.yml':
+      'services:\n  gateway:\n    image: gateway:latest\n    ports:\n      - "4566:4566"\n',
+    'app/gateway/router.py':
+      'def route(api_id):\n    raise LookupError(f"The API id {api_id} does not correspond to a deployed API")\n',
+  };
+
+  it("is the reporter's setup: below the module that raises their error", () => {
+    const issue = [
+      'Requests to a deployed API fail',
+      '',
+      'My docker-compose.yml:',
+      '```yaml',
+      'services:',
+      '  gateway:',
+      '    image: gateway:latest',
+      '```',
+      "Every request fails: The API id 'abc' does not correspond to a deployed API",
+    ].join('\n');
+    const out = ranking(files, issue);
+    expect(out[0]?.path).toBe('app/gateway/router.py');
+    const compose = out.find((f) => f.path === 'docker-compose.yml');
+    expect(compose?.reasons).toEqual(
+      expect.arrayContaining([
+        'named in the issue (docker-compose.yml)',
+        'config/tooling: demoted ×0.3',
+      ]),
+    );
+  });
+
+  it('stays first when the issue is about configuration', () => {
+    const issue =
+      'Wrong port in the configuration file\n\ndocker-compose.yml maps the gateway to a port nothing listens on, so every request fails: "The API id abc does not correspond to a deployed API".';
+    expect(ranked(files, issue)[0]).toBe('docker-compose.yml');
+  });
+});
+
 describe('a file the issue names that is not in the repository', () => {
   it('leads to the few source files that hold its name as a literal', () => {
     const files = {
