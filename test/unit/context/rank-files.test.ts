@@ -40,9 +40,7 @@ describe('rankFiles', () => {
     expect(byPath.get('src/payments/money.ts')?.points.definesIdentifier).toBe(30);
     // The importer of the top file gets the hop, the doc only words (demoted with its score).
     expect(byPath.get('src/payments/money.ts')?.points.importHop).toBeGreaterThan(0);
-    expect(Object.keys(byPath.get('docs/refund.md')?.points ?? {}).sort()).toEqual(
-      expect.arrayContaining(['bm25Content']),
-    );
+    expect(byPath.get('docs/refund.md')?.points.bm25Content).toBeGreaterThan(0);
     for (const f of ranking.files) {
       const sum = Object.values(f.points).reduce((a, b) => a + b, 0);
       expect(Math.abs(sum - f.score)).toBeLessThan(0.05);
@@ -55,17 +53,15 @@ describe('rankFiles', () => {
       'src/shipping/tariff.ts': 'export function tariffZone(parcel) {\n  return parcel.zone;\n}\n',
       'src/shipping/label.ts': 'export function printLabel(parcel) {\n  return parcel.label;\n}\n',
     });
-    const ranking = rankFiles(map, 'Wrong tariff zone\n\nThe printed label is fine.');
-    const paths = ranking.files.map((f) => f.path);
-    expect(paths.indexOf('src/shipping/tariff.ts')).toBeLessThan(
-      paths.indexOf('src/shipping/label.ts'),
-    );
+    const place = (issue: string, path: string): number =>
+      rankFiles(map, issue).files.findIndex((f) => f.path === path);
+    const tariff = 'src/shipping/tariff.ts';
+    const label = 'src/shipping/label.ts';
+    const first = 'Wrong tariff zone\n\nThe printed label is fine.';
+    expect(place(first, tariff)).toBeLessThan(place(first, label));
     // The same words, the other way round: the title decides.
-    const swapped = rankFiles(map, 'Wrong printed label\n\nThe tariff zone is fine.');
-    const order = swapped.files.map((f) => f.path);
-    expect(order.indexOf('src/shipping/label.ts')).toBeLessThan(
-      order.indexOf('src/shipping/tariff.ts'),
-    );
+    const swapped = 'Wrong printed label\n\nThe tariff zone is fine.';
+    expect(place(swapped, label)).toBeLessThan(place(swapped, tariff));
   });
 
   it('finds the file defining a named identifier', () => {
