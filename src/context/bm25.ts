@@ -1,8 +1,11 @@
 /** Okapi BM25 over pre-split documents. Pure and deterministic. */
 
 export interface Bm25Index {
-  /** Score of every document for the query terms (duplicates in the query count once). */
-  score(query: readonly string[]): number[];
+  /**
+   * Score of every document for the query terms (duplicates in the query count once), each
+   * term's share scaled by its weight (1 when `weights` has none).
+   */
+  score(query: readonly string[], weights?: ReadonlyMap<string, number>): number[];
   readonly size: number;
 }
 
@@ -24,11 +27,11 @@ export function createBm25Index(
 
   return {
     size: n,
-    score(query) {
+    score(query, weights) {
       const terms = [...new Set(query)];
       const idf = terms.map((t) => {
         const df = documentFrequency.get(t) ?? 0;
-        return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        return Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (weights?.get(t) ?? 1);
       });
       const at = new Map(terms.map((t, j) => [t, j]));
       return frequencies.map((tf, i) => {

@@ -938,7 +938,11 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   // 5. Word overlap, scaled: it orders files, and the best overlap outweighs weak evidence (a
   // name defined in a file), not a file the issue names.
   if (terms.length > 0 && map.files.length > 0) {
-    const pathScores = createBm25Index(map.files.map((f) => splitWords(f.path))).score(terms);
+    // The query's weights (the title's terms, repeated terms) count in paths and contents alike.
+    const pathScores = createBm25Index(map.files.map((f) => splitWords(f.path))).score(
+      terms,
+      query.weights,
+    );
     const cache: TermCache = new Map();
     const contentScores = scoreBm25Counts(
       map.files.map(

@@ -210,6 +210,12 @@ describe('query weights', () => {
     expect(weighted[0]).toBeCloseTo(2 * (plain[0] ?? NaN), 10);
     expect(weighted[1]).toBeCloseTo(plain[1] ?? NaN, 10);
     expect(weighted[2]).toBe(0);
+    // The full index weighs the same way (paths are scored with it).
+    const index = createBm25Index(['src/round_total.ts', 'src/charge_card.ts'].map(splitWords));
+    const [total, card] = index.score(terms);
+    const [total2, card2] = index.score(terms, new Map([['total', 2]]));
+    expect(total2).toBeCloseTo(2 * (total ?? NaN), 10);
+    expect(card2).toBeCloseTo(card ?? NaN, 10);
   });
 });
 
