@@ -9,6 +9,9 @@ export interface Bm25Index {
   readonly size: number;
 }
 
+/** A term's inverse document frequency among `n` documents, `df` of which hold it. */
+const idfOf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
 export function createBm25Index(
   documents: readonly (readonly string[])[],
   { k1 = 1.2, b = 0.75 }: { k1?: number; b?: number } = {},
@@ -29,10 +32,9 @@ export function createBm25Index(
     size: n,
     score(query, weights) {
       const terms = [...new Set(query)];
-      const idf = terms.map((t) => {
-        const df = documentFrequency.get(t) ?? 0;
-        return Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (weights?.get(t) ?? 1);
-      });
+      const idf = terms.map(
+        (t) => idfOf(n, documentFrequency.get(t) ?? 0) * (weights?.get(t) ?? 1),
+      );
       const at = new Map(terms.map((t, j) => [t, j]));
       return frequencies.map((tf, i) => {
         const length = documents[i]?.length ?? 0;
@@ -68,9 +70,7 @@ export function scoreBm25Counts(
       const j = at.get(term);
       if (j !== undefined) df[j]!++;
     }
-  const idf = df.map(
-    (m, j) => Math.log(1 + (n - m + 0.5) / (m + 0.5)) * (weights?.get(terms[j] ?? '') ?? 1),
-  );
+  const idf = df.map((m, j) => idfOf(n, m) * (weights?.get(terms[j] ?? '') ?? 1));
   return documents.map((d) => {
     const norm = k1 * (1 - b + (b * d.length) / (averageLength || 1));
     return sumInQueryOrder(d.counts, at, idf, norm, k1);

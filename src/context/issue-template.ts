@@ -43,19 +43,17 @@ export function templateLine(line: string): string {
 /** Lines shorter than this (`yes`, `none`, `macos`) may be the reporter's own answer. */
 const MIN_LENGTH = 6;
 
-/** The template lines to drop: every line of `templates` as `templateLine` makes it. */
-function knownLines(templates: readonly string[]): Set<string> {
+/**
+ * The issue without the lines that are its repository's template text: the title (first line)
+ * and the lines inside code fences (the reporter's code and output) are always kept.
+ */
+export function withoutTemplateText(issueText: string, templates: readonly string[]): string {
   const known = new Set<string>();
   for (const template of templates)
     for (const line of template.split('\n')) {
       const key = templateLine(line);
       if (key.length >= MIN_LENGTH && /[a-z]/.test(key)) known.add(key);
     }
-  return known;
-}
-
-/** `issueText` without its lines in `known`; the title and fenced lines always stay. */
-function withoutKnownLines(issueText: string, known: ReadonlySet<string>): string {
   if (known.size === 0) return issueText;
   const lines = issueText.split('\n');
   const fenced = fencedLines(lines);
@@ -66,13 +64,6 @@ function withoutKnownLines(issueText: string, known: ReadonlySet<string>): strin
   });
   return kept.length === lines.length ? issueText : kept.join('\n');
 }
-
-/**
- * The issue without the lines that are its repository's template text: the title (first line)
- * and the lines inside code fences (the reporter's code and output) are always kept.
- */
-export const withoutTemplateText = (issueText: string, templates: readonly string[]): string =>
-  withoutKnownLines(issueText, knownLines(templates));
 
 type TextFile = { path: string; content: string };
 
@@ -87,5 +78,5 @@ const templatesAmong = (files: readonly TextFile[]): string[] =>
  */
 export function readIssue(issueText: string, files: readonly TextFile[]): string {
   // The environment first: the template's headings delimit it.
-  return withoutKnownLines(withoutEnvironment(issueText), knownLines(templatesAmong(files)));
+  return withoutTemplateText(withoutEnvironment(issueText), templatesAmong(files));
 }

@@ -511,7 +511,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   }
   const frames = new Map<
     string,
-    { points: number; reason: string; lines: number[]; inner: boolean; kind: EvidenceKind }
+    { points: number; reason: string; lines: number[]; inner: boolean }
   >();
   const prose = mentionsByFile();
   // The project's own package (`astroid/`, `src/sqlfluff/`, `fastapi/`) is named in every issue:
@@ -556,7 +556,6 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
         }
         frames.set(f.path, {
           inner,
-          kind: inner ? 'tracePath' : 'traceCaller',
           points,
           reason: `named in a stack trace${innermostFrame ? ', innermost frame in the repository' : inTitlePart ? ', in the part the title names' : ''} (${short(mention.raw, 60)})`,
           lines,
@@ -639,7 +638,9 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     addMentions(path, mention, points);
   }
   for (const [path, frame] of frames) {
-    add(path, frame.kind, frame.points, frame.reason, undefined, { named: true });
+    add(path, frame.inner ? 'tracePath' : 'traceCaller', frame.points, frame.reason, undefined, {
+      named: true,
+    });
     for (const line of frame.lines) byPath.get(path)?.focusLines.add(line);
   }
 
@@ -957,11 +958,25 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       const pathScore = maxPath > 0 ? ((pathScores[i] ?? 0) / maxPath) * WEIGHTS.bm25Path : 0;
       const contentScore =
         maxContent > 0 ? ((contentScores[i] ?? 0) / maxContent) * WEIGHTS.bm25Content : 0;
-      entry.score += pathScore + contentScore;
-      if (pathScore > 0) entry.points.bm25Path = pathScore;
-      if (contentScore > 0) entry.points.bm25Content = contentScore;
-      if (pathScore > 0) entry.reasons.push(`path words match (${round(pathScore)})`);
-      if (contentScore > 0) entry.reasons.push(`content matches (${round(contentScore)})`);
+      const words = { evidence: false };
+      if (pathScore > 0)
+        add(
+          entry.path,
+          'bm25Path',
+          pathScore,
+          `path words match (${round(pathScore)})`,
+          undefined,
+          words,
+        );
+      if (contentScore > 0)
+        add(
+          entry.path,
+          'bm25Content',
+          contentScore,
+          `content matches (${round(contentScore)})`,
+          undefined,
+          words,
+        );
     });
   }
 
@@ -970,10 +985,13 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
   // is the reporter's setup, shown for context: demoted too, unless the issue is about
   // configuration.
   const about = kindsTheIssueIsAbout(withoutLinks(issueText));
-  const exempt = (e: Entry): boolean => e.named && (e.kind !== 'config' || about.has('config'));
+  const exempt = (e: Entry): boolean =>
+    e.kind === 'source' || (e.named && (e.kind !== 'config' || about.has('config')));
+  const kindFactor = (kind: PathKind): number =>
+    about.has(kind) ? ABOUT_FACTOR[kind] : DEMOTION[kind];
   for (const e of entries) {
-    if (e.kind === 'source' || exempt(e) || e.score === 0) continue;
-    const factor = about.has(e.kind) ? ABOUT_FACTOR[e.kind] : DEMOTION[e.kind];
+    if (exempt(e) || e.score === 0) continue;
+    const factor = kindFactor(e.kind);
     e.score *= factor;
     e.evidence *= factor;
     for (const kind of Object.keys(e.points) as EvidenceKind[])
@@ -1017,12 +1035,7 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
     for (const [path, { points, reason }] of bonus) {
       const entry = byPath.get(path);
       if (!entry) continue;
-      const factor =
-        entry.kind === 'source' || exempt(entry)
-          ? 1
-          : about.has(entry.kind)
-            ? ABOUT_FACTOR[entry.kind]
-            : DEMOTION[entry.kind];
+      const factor = exempt(entry) ? 1 : kindFactor(entry.kind);
       add(path, 'importHop', points * factor, `${reason} (+${round(points * factor)})`, undefined, {
         evidence: false,
       });
