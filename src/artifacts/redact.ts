@@ -26,6 +26,12 @@ export interface Redactor {
   (text: string): string;
   /** Adds more secret values (e.g. a freshly minted installation token). */
   add(...secrets: (string | undefined | null)[]): void;
+  /**
+   * Masks the registered values and their encodings only, not every token-shaped string: for
+   * what goes *in* to the model, where a repository's test fixture `ghp_…` must stay as it is
+   * (the model edits those lines) but the run's own keys must not be sent.
+   */
+  known(text: string): string;
 }
 
 /** Builds a redactor for the given secret values plus well-known token shapes. */
@@ -59,7 +65,7 @@ export function createRedactor(secrets: readonly (string | undefined | null)[] =
 
   const holdsSecret = (text: string): boolean => decodedByLength.some((s) => text.includes(s));
 
-  const redact = ((text: string): string => {
+  const known = (text: string): string => {
     let out = text;
     for (const secret of exactByLength) {
       if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
@@ -71,7 +77,11 @@ export function createRedactor(secrets: readonly (string | undefined | null)[] =
         marker: `****(${LABELS.url})`,
       });
     }
-    out = encoded.mask(out);
+    return encoded.mask(out);
+  };
+
+  const redact = ((text: string): string => {
+    let out = known(text);
     for (const pattern of TOKEN_PATTERNS) {
       out = out.replace(pattern, (match: string, prefix?: string, value?: string) =>
         typeof prefix === 'string' && typeof value === 'string'
@@ -82,6 +92,7 @@ export function createRedactor(secrets: readonly (string | undefined | null)[] =
     return out;
   }) as Redactor;
   redact.add = add;
+  redact.known = known;
   return redact;
 }
 

@@ -6,7 +6,8 @@
  */
 import { countTokens } from '../llm/count-tokens.js';
 import { fence } from '../llm/quote-untrusted.js';
-import type { RepoMap, RepoFile } from './build-repo-map.js';
+import { shownTarget } from '../repo-files/refusal.js';
+import type { RepoMap, RepoFile, SkippedFile } from './build-repo-map.js';
 import type { RankedFile, Ranking } from './rank-files.js';
 import {
   lazyCosts,
@@ -189,6 +190,13 @@ function tokensOf(c: Candidate): number {
   return c.fullTokens;
 }
 
+/** Why a file the issue names is not shown: a link says what it links to, never shows it. */
+function unavailableWhy(s: SkippedFile): string {
+  if (s.reason === 'symlink' && s.target !== undefined)
+    return `a symbolic link to \`${shownTarget(s.target)}\` (not followed)`;
+  return `${s.reason}${s.bytes ? `, ${s.bytes} bytes` : ''}`;
+}
+
 export function buildCodeContext(
   map: RepoMap,
   ranking: Ranking,
@@ -218,7 +226,7 @@ export function buildCodeContext(
   const weak = ranking.files.slice(maxFiles);
   const omitted: OmittedFile[] = ranking.unavailable.map((s) => ({
     path: s.path,
-    reason: `named in the issue but ${s.reason}${s.bytes ? `, ${s.bytes} bytes` : ''}`,
+    reason: `named in the issue but ${unavailableWhy(s)}`,
   }));
 
   let filesBudget = budget;

@@ -2,9 +2,8 @@
  * The repository map: every listed text file with its size, first lines and definitions, and
  * every file left out with the reason. Contents are kept for ranking and the code context.
  */
-import { lstatSync, readFileSync, type Stats } from 'node:fs';
-import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { openRepoFiles, type RepoFiles } from '../repo-files/open-repo-files.js';
+import type { RepoFileRead } from '../repo-files/read-steps.js';
 import { issueIsAboutTranslations } from './classify-path.js';
 import { extractSymbols, languageOf, type SymbolDef } from './extract-symbols.js';
 import { identifierCount } from './split-words.js';
@@ -39,6 +38,8 @@ export interface SkippedFile {
   path: string;
   reason: SkipReason;
   bytes?: number;
+  /** A link's own text (`symlink`): shown as what it is, never followed. */
+  target?: string;
 }
 
 export interface RepoMap {
@@ -200,41 +201,35 @@ function loadBuffer(path: string, buffer: Buffer): Loaded {
   };
 }
 
-/** Why a listed path is not read, from its `lstat`; undefined when it is read. */
-function notReadable(
-  path: string,
-  stat: Stats,
-  limits: Required<FileSizeLimits>,
-): Loaded | undefined {
-  if (stat.isSymbolicLink()) return { skipped: { path, reason: 'symlink' } };
-  if (!stat.isFile()) return { skipped: { path, reason: 'unreadable' } };
-  if (stat.size > limitFor(path, limits))
-    return { skipped: { path, reason: 'too-large', bytes: stat.size } };
-  return undefined;
+/** A listed path the reader refused, as the map reports it. */
+function skippedOf(got: Exclude<RepoFileRead, { ok: true }>): Loaded {
+  const { path } = got;
+  if (got.reason === 'symlink' || got.reason === 'symlink-on-path')
+    return { skipped: { path, reason: 'symlink', ...(got.target ? { target: got.target } : {}) } };
+  if (got.reason === 'too-large')
+    return { skipped: { path, reason: 'too-large', bytes: got.bytes } };
+  // Listed by git but gone from the work tree, a FIFO, a hard link…: say so, do not fail the map.
+  return { skipped: { path, reason: 'unreadable' } };
 }
 
-async function load(root: string, path: string, limits: Required<FileSizeLimits>): Promise<Loaded> {
+const loadedOf = (path: string, got: RepoFileRead): Loaded =>
+  got.ok ? loadBuffer(path, got.bytes) : skippedOf(got);
+
+async function load(
+  files: RepoFiles,
+  path: string,
+  limits: Required<FileSizeLimits>,
+): Promise<Loaded> {
   const byName = skipByName(path, limits);
   if (byName) return { skipped: { path, reason: byName } };
-  try {
-    const stat = await lstat(join(root, path));
-    return notReadable(path, stat, limits) ?? loadBuffer(path, await readFile(join(root, path)));
-  } catch {
-    // Listed by git but deleted from the work tree, or unreadable: say so, do not fail the map.
-    return { skipped: { path, reason: 'unreadable' } };
-  }
+  return loadedOf(path, await files.read(path, { maxBytes: limitFor(path, limits) }));
 }
 
 /** `load` with blocking reads (`RepoMapOptions.readSync`). */
-function loadSync(root: string, path: string, limits: Required<FileSizeLimits>): Loaded {
+function loadSync(files: RepoFiles, path: string, limits: Required<FileSizeLimits>): Loaded {
   const byName = skipByName(path, limits);
   if (byName) return { skipped: { path, reason: byName } };
-  try {
-    const stat = lstatSync(join(root, path));
-    return notReadable(path, stat, limits) ?? loadBuffer(path, readFileSync(join(root, path)));
-  } catch {
-    return { skipped: { path, reason: 'unreadable' } };
-  }
+  return loadedOf(path, files.readSync(path, { maxBytes: limitFor(path, limits) }));
 }
 
 /**
@@ -260,10 +255,11 @@ export function loadFilesSync(
   const limits = limitsOf(options);
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const out: [string, LoadedFile][] = [];
+  const files = openRepoFiles(root);
   let total = 0;
   for (const p of readingOrder(paths)) {
     if (total >= maxTotalBytes) break;
-    const loaded = loadSync(root, p, limits);
+    const loaded = loadSync(files, p, limits);
     out.push([p, loaded]);
     if ('file' in loaded) total += loaded.file.bytes;
   }
@@ -276,6 +272,7 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
   const { paths, source } =
     options.listed ?? (await listRepoFiles(root, options.gitDir ? { gitDir: options.gitDir } : {}));
   const preloaded = options.preloaded;
+  const reader = openRepoFiles(root);
   // Read code first, then the rest, so that a repository over the total limit (translations,
   // fixtures, notebooks) loses data and prose, not the modules listed after them; the map keeps
   // the listing's order.
@@ -287,9 +284,9 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
     const batch = order.slice(i, i + BATCH);
     if (total >= maxTotalBytes) continue; // left out: `limit`
     const loadedBatch = options.readSync
-      ? batch.map((p) => preloaded?.get(p) ?? loadSync(root, p, limits))
+      ? batch.map((p) => preloaded?.get(p) ?? loadSync(reader, p, limits))
       : await Promise.all(
-          batch.map(async (p) => preloaded?.get(p) ?? (await load(root, p, limits))),
+          batch.map(async (p) => preloaded?.get(p) ?? (await load(reader, p, limits))),
         );
     loadedBatch.forEach((loaded, k) => {
       outcome.set(batch[k]!, loaded);

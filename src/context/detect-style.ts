@@ -1,10 +1,9 @@
 /**
- * The repository's formatting conventions (seed 003 StyleConfig) from `.editorconfig` and
+ * The repository's formatting conventions from `.editorconfig` and
  * `.prettierrc`, falling back to what the files themselves do. Goes into the code prompts so the
  * LLM writes in the house style.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { openRepoFiles, type RepoFiles } from '../repo-files/open-repo-files.js';
 
 export interface StyleConfig {
   indent_style: 'space' | 'tab';
@@ -13,12 +12,10 @@ export interface StyleConfig {
   insert_final_newline: boolean;
 }
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** A style file: small, text, a regular file of the repository's own (a link is not followed). */
+async function readText(files: RepoFiles, path: string): Promise<string | undefined> {
+  const got = await files.readText(path, { maxBytes: 64 * 1024 });
+  return got.ok ? got.text : undefined;
 }
 
 /** `[*]` (or the first section) of an .editorconfig. */
@@ -91,10 +88,10 @@ export async function detectStyle(
   repoDir: string,
   samples: readonly string[] = [],
 ): Promise<StyleConfig> {
-  const editorconfig = await readText(join(repoDir, '.editorconfig'));
+  const files = openRepoFiles(repoDir);
+  const editorconfig = await readText(files, '.editorconfig');
   const prettierrc =
-    (await readText(join(repoDir, '.prettierrc'))) ??
-    (await readText(join(repoDir, '.prettierrc.json')));
+    (await readText(files, '.prettierrc')) ?? (await readText(files, '.prettierrc.json'));
   return {
     indent_style: 'space',
     indent_size: 2,

@@ -8,8 +8,7 @@
  * the worker's secrets and every program-running key switched off; and, given the workspace's
  * recorded git directory, with GIT_DIR/GIT_WORK_TREE instead of the link.
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { openRepoFiles, type RepoFiles } from '../repo-files/open-repo-files.js';
 import { runGit } from '../git/run-git.js';
 import { worktreeGit } from '../git/worktree-git.js';
 
@@ -62,14 +61,16 @@ async function gitLsFiles(root: string, gitDir: string | undefined): Promise<str
   return listed?.stdout.split('\0').filter((p) => p !== '');
 }
 
-async function walk(root: string, dir = ''): Promise<string[]> {
-  const entries = await readdir(join(root, dir), { withFileTypes: true });
+async function walk(files: RepoFiles, dir = ''): Promise<string[]> {
+  const entries = await files.list(dir);
+  if (!Array.isArray(entries)) return [];
   const out: string[] = [];
   for (const entry of entries) {
     const path = dir ? `${dir}/${entry.name}` : entry.name;
-    // Symbolic links are not followed: they may point outside the repository.
-    if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) out.push(...(await walk(root, path)));
-    else if (entry.isFile()) out.push(path);
+    // Symbolic links are listed (the map shows their text), never followed.
+    if (entry.kind === 'directory' && !SKIPPED_DIRS.has(entry.name))
+      out.push(...(await walk(files, path)));
+    else if (entry.kind === 'file' || entry.kind === 'symlink') out.push(path);
   }
   return out;
 }
@@ -85,5 +86,5 @@ export async function listRepoFiles(
     );
     return { paths: paths.sort(), source: 'git' };
   }
-  return { paths: (await walk(root)).sort(), source: 'walk' };
+  return { paths: (await walk(openRepoFiles(root))).sort(), source: 'walk' };
 }

@@ -5,6 +5,7 @@
  * form it is in.
  */
 import { countTokens } from '../llm/count-tokens.js';
+import { shownTarget } from '../repo-files/refusal.js';
 import { symbolsOf, type RepoFile, type RepoMap } from './build-repo-map.js';
 import type { Ranking } from './rank-files.js';
 
@@ -29,11 +30,27 @@ function describe(file: RepoFile, maxSymbols = 6): string {
     : file.path;
 }
 
+/** Links shown by name: the model may need to know `docs/README.md` is `../README.md`. */
+const MAX_LINKS_SHOWN = 20;
+
+/** The repository's links as what they are (their own text), never what they point at. */
+function linksLine(map: RepoMap): string | undefined {
+  const links = map.skipped.filter((s) => s.reason === 'symlink' && s.target !== undefined);
+  if (links.length === 0) return undefined;
+  const shown = links
+    .slice(0, MAX_LINKS_SHOWN)
+    .map((l) => `${l.path} -> ${shownTarget(l.target!)}`);
+  const more = links.length > MAX_LINKS_SHOWN ? `; +${links.length - MAX_LINKS_SHOWN} more` : '';
+  return `Symbolic links (not followed, not editable): ${shown.join('; ')}${more}`;
+}
+
 function summary(map: RepoMap): string {
   const reasons = new Map<string, number>();
   for (const s of map.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
   const skipped = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
-  return `${map.files.length} text files${skipped ? ` (not read: ${skipped})` : ''}.`;
+  const head = `${map.files.length} text files${skipped ? ` (not read: ${skipped})` : ''}.`;
+  const links = linksLine(map);
+  return links ? `${head}\n${links}` : head;
 }
 
 const dirOf = (path: string): string =>

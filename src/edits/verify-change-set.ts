@@ -1,7 +1,8 @@
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ChangeSet, FileChange } from '../contracts.js';
 import { AutofixError } from '../errors.js';
+import { openRepoFiles, type RepoFiles } from '../repo-files/open-repo-files.js';
 import { sha256 } from './sha256.js';
 
 /** A change checked against the disk, with what is needed to write it and to undo it. */
@@ -42,6 +43,12 @@ async function missingParents(root: string, realRoot: string, abs: string): Prom
   }
 }
 
+/** The file's bytes as they are, or what the reader refused (a file that is not to be changed). */
+async function currentBytes(files: RepoFiles, path: string): Promise<Buffer | string> {
+  const got = await files.read(path);
+  return got.ok ? got.bytes : `${got.message}; it cannot be changed`;
+}
+
 /**
  * The verification pass before anything is written: every path stays inside the repository and
  * names a regular file (or nothing, for a new file), deletions name existing files, and every
@@ -53,6 +60,7 @@ export async function verifyChangeSet(
 ): Promise<VerifiedChange[]> {
   const root = resolve(repoDir);
   const realRoot = await realpath(root);
+  const files = openRepoFiles(root);
   const problems: string[] = [];
   const stale: string[] = [];
   const verified: VerifiedChange[] = [];
@@ -84,7 +92,12 @@ export async function verifyChangeSet(
       problems.push(`${name} has no content to write`);
       continue;
     }
-    const before = stat ? await readFile(abs) : undefined;
+    const read = stat ? await currentBytes(files, change.path) : undefined;
+    if (typeof read === 'string') {
+      problems.push(read);
+      continue;
+    }
+    const before = read;
     if (change.baseSha256 !== undefined) {
       const actual = before ? sha256(before) : EMPTY_SHA;
       if (actual !== change.baseSha256.toLowerCase())

@@ -19,6 +19,7 @@ import {
 } from './classify-llm-error.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 import { createUsageTracker, type UsageRecord, type UsageTracker } from './usage-tracker.js';
+import { maskPrompt } from './mask-prompt.js';
 import { normalizeAnswer } from './normalize-answer.js';
 import type { ChatRequest, ChatResult, TranscriptHook } from './types.js';
 
@@ -36,8 +37,11 @@ export interface LlmClientOptions {
   usage?: UsageTracker;
   /** Called once per call (not per HTTP attempt), also when the call finally fails. */
   onTranscript?: TranscriptHook;
-  /** Run-wide redactor applied on top of the API key's. */
-  redact?: (text: string) => string;
+  /**
+   * Run-wide redactor applied on top of the API key's. Its `known` (the registered secrets
+   * only) masks every prompt before it is sent; a plain function masks prompts whole.
+   */
+  redact?: ((text: string) => string) & { known?: (text: string) => string };
   log?: Logger;
   /**
    * Share of the local token estimate taken as certain when checking the budget before a call:
@@ -71,6 +75,8 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
   const keyRedactor = createRedactor([options.apiKey]);
   const redact = (text: string): string =>
     keyRedactor(options.redact ? options.redact(text) : text);
+  const runMask = options.redact?.known ?? options.redact;
+  const maskIn = (text: string): string => keyRedactor.known(runMask ? runMask(text) : text);
   let calls = 0;
 
   // Every option the SDK would otherwise read from process.env is set explicitly.
@@ -88,19 +94,28 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
     ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });
 
+  /** The prompt as it may leave: the run's secrets masked, and each one found reported. */
+  function outgoing(request: ChatRequest): ChatRequest['messages'] {
+    const { messages, hits } = maskPrompt(request.messages, maskIn);
+    if (hits.length > 0)
+      log.warn(
+        { security: 'secret-in-prompt', stage: request.stage, model: request.model, hits },
+        `a prompt held a secret of this run (in ${[...new Set(hits.map((h) => h.source))].join(', ')}); it was masked before sending`,
+      );
+    return messages;
+  }
+
   async function chat(request: ChatRequest): Promise<ChatResult> {
     const index = ++calls;
     const started = now();
+    const messages = outgoing(request);
     const transcriptRequest = {
-      messages: request.messages,
+      messages,
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
     };
     if (usage.totals().budget !== undefined) {
-      usage.assertCanSpend(
-        Math.floor(countMessageTokens(request.messages) * certainty),
-        request.stage,
-      );
+      usage.assertCanSpend(Math.floor(countMessageTokens(messages) * certainty), request.stage);
     }
 
     let failure: AttemptFailure | undefined;
@@ -113,7 +128,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
         response = await sdk.chat.completions.create(
           {
             model: request.model,
-            messages: request.messages,
+            messages,
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
             ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
             ...(request.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
@@ -135,7 +150,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
           model: response.model ?? request.model,
           finishReason: choice.finish_reason ?? null,
           raw: response,
-          promptTokens: response.usage?.prompt_tokens ?? countMessageTokens(request.messages),
+          promptTokens: response.usage?.prompt_tokens ?? countMessageTokens(messages),
           completionTokens: response.usage?.completion_tokens ?? countTokens(text),
         });
       }

@@ -9,12 +9,7 @@ import { createRedactor, type Redactor } from '../artifacts/redact.js';
 import { runIdFor } from '../artifacts/run-id.js';
 import { createRunLog, type RunLog } from '../artifacts/run-log.js';
 import type { Settings } from '../config/env.js';
-import {
-  parseRepoConfig,
-  stageModelOf,
-  type EditFormat,
-  type RepoConfig,
-} from '../config/repo-config.js';
+import { stageModelOf, type EditFormat, type RepoConfig } from '../config/repo-config.js';
 import { AutofixError, toErrorShape } from '../errors.js';
 import {
   checkSandbox,
@@ -26,6 +21,7 @@ import {
 import { findIssueBranches } from '../git/branch-name.js';
 import { localWorkspaceOptions } from '../git/local-workspace.js';
 import { runGit } from '../git/run-git.js';
+import { readConfigAt } from './read-config-at.js';
 import { createLlmClient } from '../llm/create-llm-client.js';
 import { createUsageTracker } from '../llm/usage-tracker.js';
 import type { Logger } from '../logger.js';
@@ -121,15 +117,7 @@ async function preflight(
     );
   });
   const head = await git(repo, ['rev-parse', 'HEAD']);
-  const configText = await runGit(['show', 'HEAD:.github/autofix.yml'], {
-    cwd: repo,
-    okCodes: [128],
-  });
-  return {
-    branch,
-    head,
-    config: parseRepoConfig(configText.code === 0 ? configText.stdout : undefined),
-  };
+  return { branch, head, config: await readConfigAt({ cwd: repo, commit: head }) };
 }
 
 /**

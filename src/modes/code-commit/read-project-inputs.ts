@@ -3,9 +3,10 @@
  * the supervisor's query and code rollup, a `.gitignore` that keeps `agent-config/` (where keys
  * live) out of git, and the build script. Every problem is a configuration error naming the file.
  */
-import { access, constants, readFile } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutofixError } from '../../errors.js';
+import { openRepoFiles, type RepoFiles } from '../../repo-files/open-repo-files.js';
 
 export const QUERY_FILE = 'agent-config/query.txt';
 export const ROLLUP_FILE = 'agent-config/codeRollup.txt';
@@ -16,29 +17,31 @@ export interface ProjectInputs {
   codebase: string;
 }
 
-async function readRequired(projectDir: string, file: string, what: string): Promise<string> {
-  try {
-    return await readFile(join(projectDir, file), 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new AutofixError(
-      'CONFIG_INVALID',
-      code === 'ENOENT'
-        ? `${file} is missing: code-commit needs ${what} there (run it from the project directory)`
-        : `cannot read ${file}: ${(err as Error).message}`,
-      { details: { file } },
-    );
-  }
+/** The rollup is the whole codebase as text: a large project's runs to megabytes. */
+const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+async function readRequired(project: RepoFiles, file: string, what: string): Promise<string> {
+  const got = await project.readText(file, { maxBytes: MAX_INPUT_BYTES });
+  if (got.ok) return got.text;
+  throw new AutofixError(
+    'CONFIG_INVALID',
+    got.reason === 'missing'
+      ? `${file} is missing: code-commit needs ${what} there (run it from the project directory)`
+      : `cannot read ${file}: ${got.message}`,
+    { details: { file } },
+  );
 }
 
 export async function readProjectInputs(projectDir: string): Promise<ProjectInputs> {
-  const query = await readRequired(projectDir, QUERY_FILE, 'the query');
+  const project = openRepoFiles(projectDir);
+  const query = await readRequired(project, QUERY_FILE, 'the query');
   const codebase = await readRequired(
-    projectDir,
+    project,
     ROLLUP_FILE,
     'the code rollup (made by codeRollup.sh)',
   );
-  const gitignore = await readFile(join(projectDir, '.gitignore'), 'utf8').catch(() => undefined);
+  const ignoreFile = await project.readText('.gitignore');
+  const gitignore = ignoreFile.ok ? ignoreFile.text : undefined;
   const lines = (gitignore ?? '').split(/\r?\n/).map((l) => l.trim());
   if (!lines.includes('/agent-config') && !lines.includes('/agent-config/'))
     throw new AutofixError(

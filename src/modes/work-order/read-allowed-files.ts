@@ -3,9 +3,8 @@
  * now (the `base_sha256` its writes must carry; empty bytes for a missing file) and the context
  * files' contents, read in the work order's order and cut deterministically at 200 KB in total.
  */
-import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { sha256 } from '../../edits/sha256.js';
+import { openRepoFiles, type RepoFiles } from '../../repo-files/open-repo-files.js';
 import type { WorkOrder } from './work-order-schema.js';
 
 export const MAX_CONTEXT_BYTES = 200 * 1024;
@@ -24,24 +23,26 @@ export interface ContextFile {
   truncated: boolean;
 }
 
-async function bytesOf(repo: string, path: string): Promise<Buffer | undefined> {
-  const stat = await lstat(join(repo, path)).catch(() => undefined);
-  return stat?.isFile() ? readFile(join(repo, path)) : undefined;
+/** The file's bytes; undefined when nothing is there, or only what the reader refuses (a link). */
+async function bytesOf(repo: RepoFiles, path: string): Promise<Buffer | undefined> {
+  const got = await repo.read(path);
+  return got.ok ? got.bytes : undefined;
 }
 
 export async function readAllowedFiles(
   repo: string,
   order: Pick<WorkOrder, 'allowed_files' | 'context_files'>,
 ): Promise<{ allowed: AllowedFile[]; context: ContextFile[] }> {
+  const files = openRepoFiles(repo);
   const allowed: AllowedFile[] = [];
   for (const path of order.allowed_files) {
-    const bytes = await bytesOf(repo, path);
+    const bytes = await bytesOf(files, path);
     allowed.push({ path, exists: bytes !== undefined, sha256: sha256(bytes ?? '') });
   }
   const context: ContextFile[] = [];
   let budget = MAX_CONTEXT_BYTES;
   for (const path of order.context_files) {
-    const bytes = await bytesOf(repo, path);
+    const bytes = await bytesOf(files, path);
     if (bytes === undefined) {
       context.push({ path, note: 'does not exist yet', truncated: false });
       continue;

@@ -7,9 +7,10 @@
  *   3. otherwise none (the acceptance commands alone decide).
  * The config's `sandbox`, `env_passthrough` and `protected_paths` apply as in every other mode.
  */
-import { parseRepoConfig, type RepoConfig } from '../../config/repo-config.js';
+import type { RepoConfig } from '../../config/repo-config.js';
 import { splitCommand } from '../../exec/index.js';
-import { runGit } from '../../git/run-git.js';
+import { readConfigAt } from '../../pipeline/read-config-at.js';
+import { readCommitFiles } from '../../repo-files/read-commit-files.js';
 
 export const VERIFY_SCRIPT = 'scripts/verify.sh';
 
@@ -20,14 +21,13 @@ export interface RepoSettings {
   protectedPaths: string[];
 }
 
-async function showAtHead(repo: string, path: string): Promise<string | undefined> {
-  const r = await runGit(['show', `HEAD:${path}`], { cwd: repo, okCodes: [128] });
-  return r.code === 0 ? r.stdout : undefined;
-}
-
 export async function readRepoSettings(repo: string): Promise<RepoSettings> {
-  const config = parseRepoConfig(await showAtHead(repo, '.github/autofix.yml'));
-  const hasScript = (await showAtHead(repo, VERIFY_SCRIPT)) !== undefined;
+  const config = await readConfigAt({ cwd: repo, commit: 'HEAD' });
+  // The script runs as a file of the repository's: a link in its place is not it.
+  const script = (await readCommitFiles({ cwd: repo, commit: 'HEAD' }, [VERIFY_SCRIPT])).get(
+    VERIFY_SCRIPT,
+  );
+  const hasScript = script?.ok === true;
   return {
     verify: hasScript ? [['bash', VERIFY_SCRIPT]] : config.validate.map(splitCommand),
     sandbox: config.sandbox,

@@ -4,11 +4,12 @@
  * moves only in the last stage. Any failure here rolls the workspace back (and deletes what it
  * kept) before it is thrown.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CodeOutput, Reproduction } from '../../contracts.js';
 import { AutofixError } from '../../errors.js';
 import type { Workspace } from '../../git/workspace.js';
+import { openRepoFiles } from '../../repo-files/open-repo-files.js';
 import type { IssueInput } from '../ports.js';
 import { detectStyle } from '../../context/detect-style.js';
 import { checkSandbox, passthroughValues, withRepoSandbox } from '../../exec/index.js';
@@ -45,7 +46,8 @@ async function assertReproductionKept(
   r: Reproduction,
   code: CodeResult,
 ): Promise<void> {
-  const now = await readFile(join(ws.worktree, r.path), 'utf8').catch(() => undefined);
+  const read = await openRepoFiles(ws.worktree).readText(r.path);
+  const now = read.ok ? read.text : undefined;
   if (now !== r.content) {
     throw new AutofixError(
       'VALIDATION_FAILED',

@@ -1,7 +1,6 @@
 /** Plan: the steps, the files and the branch name; protected or out-of-scope paths end the run. */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FixPlan } from '../../contracts.js';
+import { openRepoFiles } from '../../repo-files/open-repo-files.js';
 import { repoPathPolicy } from '../code/code-workspace.js';
 import { planPathCheck } from '../commit-change.js';
 import { runPlanner } from '../plan/run-planner.js';
@@ -20,7 +19,8 @@ export async function planStage(env: StageEnv): Promise<StageResult<FixPlan>> {
         context: await env.context(ws, issue),
         config: facts.config,
         model: env.model('plan'),
-        exists: (path) => existsSync(join(ws.worktree, path)),
+        // Anything there, a dangling link included (`existsSync` follows links).
+        exists: (path) => openRepoFiles(ws.worktree).entryKind(path) !== undefined,
         checkPaths: planPathCheck(ws, repoPathPolicy(facts.config)),
       },
       { llm: env.llm, log: env.log, readOverride: io.readOverride, ...signalOf(env) },

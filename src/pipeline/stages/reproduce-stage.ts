@@ -4,68 +4,21 @@
  * repository config: `auto` (bugs, in repositories with `validate` commands; without a test the
  * run says so and goes on), `required` (the run stops without one), `off`.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ReproductionOutput } from '../../contracts.js';
 import { checkSandbox, withRepoSandbox } from '../../exec/index.js';
-import { runGit } from '../../git/run-git.js';
-import type { Workspace } from '../../git/workspace.js';
+import { openRepoFiles } from '../../repo-files/open-repo-files.js';
 import { createCodeWorkspace, repoPathPolicy } from '../code/code-workspace.js';
 import { setupFailed } from '../code/root-cause.js';
 import { planPathCheck } from '../commit-change.js';
+import { repositorySigns, testExamples } from '../reproduce/repository-signs.js';
 import { runnersFor } from '../reproduce/test-runners.js';
 import { writeReproduction } from '../reproduce/write-reproduction.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
 import type { StageResult } from './stage-table.js';
 
-const TEST_FILE =
-  /(^|\/)(tests?|spec|__tests__)\/.+\.[cm]?[jt]sx?$|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]+\.py$/;
-const EXAMPLE_LINES = 60;
 const REPRO_TIMEOUT_S = 120;
-
-/** What the repository shows of its test runners: package.json's dependencies, its files. */
-async function repositorySigns(ws: Workspace, commands: string[]) {
-  const files = (await runGit(['ls-files', '-z'], { cwd: ws.worktree })).stdout
-    .split('\0')
-    .filter(Boolean);
-  let dependencies: string[] = [];
-  try {
-    const pkg = JSON.parse(await readFile(join(ws.worktree, 'package.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    const names = (v: unknown) => (v && typeof v === 'object' ? Object.keys(v) : []);
-    dependencies = [...names(pkg.dependencies), ...names(pkg.devDependencies)];
-    const scripts =
-      pkg.scripts && typeof pkg.scripts === 'object' ? Object.values(pkg.scripts) : [];
-    commands = [...commands, ...scripts.filter((s): s is string => typeof s === 'string')];
-  } catch {
-    // no package.json, or not JSON: no JavaScript runner signs
-  }
-  return { files, dependencies, commands };
-}
-
-/** Two existing test files, abridged, nearest the plan's files first: the repository's style. */
-async function testExamples(ws: Workspace, files: string[], near: string[]): Promise<string> {
-  const tests = files.filter((f) => TEST_FILE.test(f));
-  const stem = (p: string) =>
-    p
-      .split('/')
-      .pop()!
-      .replace(/\.[^.]+$/, '');
-  const score = (t: string) => (near.some((n) => t.includes(stem(n))) ? 0 : 1);
-  const picked = [...tests].sort((a, b) => score(a) - score(b) || a.length - b.length).slice(0, 2);
-  const shown = await Promise.all(
-    picked.map(async (path) => {
-      const text = await readFile(join(ws.worktree, path), 'utf8').catch(() => '');
-      const lines = text.split('\n');
-      const cut = lines.length > EXAMPLE_LINES ? '\n… (cut)' : '';
-      return `### ${path}\n${lines.slice(0, EXAMPLE_LINES).join('\n')}${cut}`;
-    }),
-  );
-  return shown.join('\n\n');
-}
 
 export async function reproduceStage(env: StageEnv): Promise<StageResult<ReproductionOutput>> {
   const started = Date.now();
@@ -133,7 +86,7 @@ export async function reproduceStage(env: StageEnv): Promise<StageResult<Reprodu
         context: await env.context(ws, issue),
         runners,
         examples: await testExamples(
-          ws,
+          openRepoFiles(ws.worktree),
           signs.files,
           plan.file_changes.map((c) => c.path),
         ),
@@ -144,7 +97,8 @@ export async function reproduceStage(env: StageEnv): Promise<StageResult<Reprodu
         readOverride: io.readOverride,
         ...signalOf(env),
         checkPath: (path) => planPathCheck(ws, repoPathPolicy(config))([path]),
-        exists: (path) => existsSync(join(ws.worktree, path)),
+        // Anything there, a dangling link included (`existsSync` follows links).
+        exists: (path) => openRepoFiles(ws.worktree).entryKind(path) !== undefined,
         runTest: async (file, command) => {
           const abs = join(ws.worktree, file.path);
           await mkdir(dirname(abs), { recursive: true });

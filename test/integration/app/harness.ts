@@ -19,7 +19,7 @@ import type { Settings } from '../../../src/config/env.js';
 import { createRunFailedHook } from '../../../src/worker/run-failed-hook.js';
 import { createStageProcessors } from '../../../src/worker/stage-processors.js';
 import type { StageTable } from '../../../src/pipeline/stages/stage-table.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger, type Logger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
 import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
 import type { RunFailedHook, RunJobData, StageName } from '../../../src/queue/types.js';
@@ -180,9 +180,11 @@ export async function startPipelineApp(options: {
   retry?: RetryPolicy;
   /** The stage table the workers run (default: the product's `PIPELINE`). */
   table?: StageTable;
+  /** Where the app logs (default: silent, or `TEST_LOG`'s level on stderr). */
+  log?: Logger;
 }): Promise<AutofixServer> {
   const redact = options.redact ?? createRedactor(options.settings.secrets);
-  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
+  const log = options.log ?? createLogger({ level: process.env.TEST_LOG ?? 'silent' });
   const metrics = createMetrics();
   const deps = { settings: options.settings, log, metrics, redact };
   return startAutofix({

@@ -34,6 +34,8 @@ describe('buildRepoMap', () => {
       { path: 'big.txt', reason: 'too-large', bytes: 300 * 1024 },
       { path: 'data.bin.txt', reason: 'binary', bytes: 3 },
       { path: 'logo.png', reason: 'binary' },
+      // Listed as what it is, with its own text: never followed.
+      { path: 'outside-link', reason: 'symlink', target: '/etc/passwd' },
       { path: 'package-lock.json', reason: 'generated' },
     ]);
     const app = map.files.find((f) => f.path === 'src/app.ts');
@@ -52,7 +54,7 @@ describe('buildRepoMap', () => {
     expect(map.files.map((f) => f.path)).toEqual(['README.md', 'src/app.ts']);
     expect(map.skipped).toEqual([
       { path: 'logo.png', reason: 'binary' },
-      { path: 'outside-link', reason: 'symlink' },
+      { path: 'outside-link', reason: 'symlink', target: '/etc/passwd' },
     ]);
   });
 });

@@ -40,6 +40,11 @@ const RULES: [string, string[]][] = [
   ['exec', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
   ['context', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
   ['artifacts', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
+  // The one reader of a checkout: a leaf that knows nothing of what it reads for.
+  [
+    'repo-files',
+    ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'context', 'edits', 'exec'],
+  ],
 ];
 
 describe('import rules between folders', () => {
