@@ -65,27 +65,20 @@ function* checkParents(
   return undefined;
 }
 
-/** Reads an open regular file to its end, refusing once it holds more than `maxBytes`. */
-function* readToEnd(path: string, fd: number, size: number, maxBytes: number): Steps<RepoFileRead> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let buffer = Buffer.allocUnsafe(Math.min(maxBytes, size) + 1);
+/**
+ * Reads the `size` bytes `fstat` gave an open regular file (a file that grows meanwhile is read as
+ * it was; one that shrinks, to its end), never more than `maxBytes`.
+ */
+function* readSized(path: string, fd: number, size: number, maxBytes: number): Steps<RepoFileRead> {
+  const buffer = Buffer.allocUnsafe(Math.min(size, maxBytes));
   let filled = 0;
-  for (;;) {
+  while (filled < buffer.length) {
     const got = yield { op: 'read', fd, buffer, offset: filled };
     if (isError(got)) return judgeError(path, got);
     if (got === 0) break;
     filled += got as number;
-    total += got as number;
-    if (total > maxBytes) return refusal(path, 'too-large', { bytes: total });
-    if (filled === buffer.length) {
-      chunks.push(buffer);
-      buffer = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
-      filled = 0;
-    }
   }
-  chunks.push(buffer.subarray(0, filled));
-  return { ok: true, path, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
+  return { ok: true, path, bytes: filled === buffer.length ? buffer : buffer.subarray(0, filled) };
 }
 
 export function* readSteps(root: ReaderRoot, path: string, maxBytes: number): Steps<RepoFileRead> {
@@ -116,7 +109,7 @@ export function* readSteps(root: ReaderRoot, path: string, maxBytes: number): St
       maxBytes,
     );
     if (wrong) return wrong;
-    return yield* readToEnd(at.path, fd as number, (opened as Stats).size, maxBytes);
+    return yield* readSized(at.path, fd as number, (opened as Stats).size, maxBytes);
   } finally {
     yield { op: 'close', fd: fd as number };
   }
