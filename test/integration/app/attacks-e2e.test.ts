@@ -38,7 +38,14 @@ import {
   type SampleRepo,
 } from '../../helpers/sample-repo.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
+import {
+  deleteKeys,
+  everythingGitHubGot,
+  REDIS_URL,
+  SECRET,
+  startPipelineApp,
+  waitFor,
+} from './harness.js';
 
 const API_KEY = 'sk-attack-e2e-key-0123456789abcdefQZ';
 const PASSTHROUGH = 'repo-own-secret-value-4711';
@@ -279,13 +286,7 @@ it('the attacks of issue #11 fail through the real pipeline, and the fix still b
   }
 
   // No secret reached GitHub, in any form: PR, every version of every comment, every request.
-  const everything = [
-    pull.title,
-    pull.body,
-    ...[...github.comments.values()].flatMap((c) => c.history),
-    ...github.calls('POST', /./).map((r) => JSON.stringify(r.body)),
-    ...github.calls('PATCH', /./).map((r) => JSON.stringify(r.body)),
-  ].join('\n');
+  const everything = everythingGitHubGot(github);
   const keyLines = keys.privateKey.split('\n').filter((l) => l.length === 64);
   expectNoSecret(everything, [API_KEY, SECRET, PASSTHROUGH, ...keyLines]);
 

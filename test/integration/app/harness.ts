@@ -213,6 +213,16 @@ export async function startPipelineApp(options: {
 
 export { deleteKeys };
 
+/** Every text the app sent GitHub: the PRs, every version of every comment, every write's body. */
+export function everythingGitHubGot(github: FakeGitHub): string {
+  return [
+    ...github.pulls.flatMap((p) => [p.title, p.body]),
+    ...[...github.comments.values()].flatMap((c) => c.history),
+    ...github.calls('POST', /./).map((r) => JSON.stringify(r.body)),
+    ...github.calls('PATCH', /./).map((r) => JSON.stringify(r.body)),
+  ].join('\n');
+}
+
 /**
  * Waits until no run of the app at `prefix` holds an issue. A run's last comment and reactions
  * come before it releases its issue, and a trigger for the same issue in between is answered

@@ -31,23 +31,22 @@ import {
   type HostileWorld,
 } from '../../helpers/hostile-entries.js';
 import { createRepo, type TestRepo } from '../../helpers/repo-builder.js';
+import { FIX_DIFF, PLAN, TRIAGE } from '../../helpers/sample-repo.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
-import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from './harness.js';
+import {
+  deleteKeys,
+  everythingGitHubGot,
+  REDIS_URL,
+  SECRET,
+  startPipelineApp,
+  waitFor,
+} from './harness.js';
 
 const API_KEY = 'sk-repo-reads-e2e-0123456789abcdefQZ';
 const keys = generateAppKeyPair();
 
 const MATH = 'export function add(a, b) {\n  return a - b;\n}\n';
-const FIX = [
-  '--- a/src/math.mjs',
-  '+++ b/src/math.mjs',
-  '@@ -1,3 +1,3 @@',
-  ' export function add(a, b) {',
-  '-  return a - b;',
-  '+  return a + b;',
-  ' }',
-  '',
-].join('\n');
+const FIX = FIX_DIFF.replaceAll('src/math.js', 'src/math.mjs');
 const REAL_EXAMPLE =
   "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n" +
   "import { add } from '../src/math.mjs';\n\ntest('add(0, 0) is 0', () => assert.equal(add(0, 0), 0));\n";
@@ -188,18 +187,9 @@ it('nothing the links, the FIFO or the sparse file point at reaches a prompt, an
     log,
   });
 
-  const triage = {
-    risk: 'LOW',
-    classification: 'fix',
-    affected_files: ['src/math.mjs'],
-    summary: 'add() subtracts.',
-  };
+  const triage = { ...TRIAGE, affected_files: ['src/math.mjs'] };
   const plan = {
-    branch_name: 'fix/add',
-    commit_type: 'fix',
-    scope: 'math',
-    commit_subject: 'return the sum from add()',
-    plan_steps: [{ id: '1', description: 'Make add() return the sum' }],
+    ...PLAN,
     file_changes: [{ path: 'src/math.mjs', operation: 'MODIFY' }],
     validation_commands: ['node test.mjs'],
   };
@@ -260,14 +250,7 @@ it('nothing the links, the FIFO or the sparse file point at reaches a prompt, an
   expect(code).toBeDefined();
 
   // Nothing reached GitHub, the log, Redis or the run's artifacts either.
-  const github_ = [
-    pull.title,
-    pull.body,
-    ...[...github.comments.values()].flatMap((c) => c.history),
-    ...github.calls('POST', /./).map((r) => JSON.stringify(r.body)),
-    ...github.calls('PATCH', /./).map((r) => JSON.stringify(r.body)),
-  ].join('\n');
-  expect(leakedCanaries(github_, world)).toEqual([]);
+  expect(leakedCanaries(everythingGitHubGot(github), world)).toEqual([]);
   expect(leakedCanaries(logText, world)).toEqual([]);
   expect(leakedCanaries(await redisText(), world)).toEqual([]);
   expect(leakedCanaries(filesText(join(workdir, 'runs')), world)).toEqual([]);
