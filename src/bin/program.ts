@@ -10,6 +10,7 @@ import { contextCommand } from './commands/context.js';
 import { demoCommand } from './commands/demo.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
+import { toolsCommand } from './commands/tools.js';
 import { workOrderCommand } from './commands/work-order.js';
 import { workerCommand } from './commands/worker.js';
 import { exitCodeHelp } from './exit-codes.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   program.addCommand(codeCommitCommand());
   program.addCommand(workOrderCommand());
   program.addCommand(contextCommand());
+  program.addCommand(toolsCommand());
   program.addCommand(demoCommand());
   // addCommand() does not pass settings down: usage errors must end as exit 2 everywhere.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();

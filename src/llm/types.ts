@@ -5,6 +5,13 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A tool the model may call: JSON Schema parameters (`src/tools/registry.ts` makes them). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
 export interface ChatRequest {
   /** Model name as the server knows it (model per stage comes from the repo config). */
   model: string;

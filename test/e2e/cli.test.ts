@@ -20,4 +20,12 @@ describe('autofix CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--work-order');
   });
+
+  it('prints the tools the code agent is offered, as the request sends them', async () => {
+    const r = await runCli(['tools', '--json']);
+    expect(r.code).toBe(0);
+    const specs = JSON.parse(r.stdout) as { name: string; parameters: { type: string } }[];
+    expect(specs.map((s) => s.name)).toContain('propose_edit');
+    for (const s of specs) expect(s.parameters.type).toBe('object');
+  });
 });

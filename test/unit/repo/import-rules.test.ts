@@ -40,6 +40,8 @@ const RULES: [string, string[]][] = [
   ['exec', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
   ['context', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
   ['artifacts', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
+  // The model's tools reach tests and edits only through the ports they are given.
+  ['tools', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec', 'worker']],
   // The one reader of a checkout: a leaf that knows nothing of what it reads for.
   [
     'repo-files',

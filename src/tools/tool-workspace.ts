@@ -1,0 +1,100 @@
+/**
+ * The repository as the tools see it: the tracked files (and those this run created), read
+ * through the one reader and the tools' read policy, each read once and kept until an edit
+ * changes it — `search` over 2,000 files is then a scan of memory, not of the disk.
+ */
+import { worktreeGit, type WorktreeRef } from '../git/worktree-git.js';
+import { openRepoFiles } from '../repo-files/open-repo-files.js';
+import type { EditFormat } from '../config/repo-config.js';
+import { toolMayRead } from './read-policy.js';
+import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './tool-limits.js';
+
+export type ToolRead = { ok: true; text: string } | { ok: false; message: string };
+
+/** What `run_tests` asks for: a validate command by number, the reproduction, or test files. */
+export interface TestRequest {
+  command?: number;
+  reproduction?: boolean;
+  files?: string[];
+}
+
+/** What `run_tests` answers: the structured report the model reads. */
+export interface TestReport {
+  command: string;
+  exitCode: number | null;
+  passed: boolean;
+  failing: string[];
+  output: string;
+}
+
+/** What `propose_edit` answers: what the edit engine did, or its refusal. */
+export type EditReport =
+  | { applied: true; files: { path: string; created: boolean }[]; notes: string[] }
+  | { applied: false; refusal: string };
+
+export interface ToolWorkspace {
+  paths(): Promise<readonly string[]>;
+  read(path: string): Promise<ToolRead>;
+  /** The validate commands `run_tests` may name by number. */
+  testCommands(): readonly string[];
+  runTests?(request: TestRequest, signal?: AbortSignal): Promise<TestReport>;
+  proposeEdit?(format: EditFormat, text: string): Promise<EditReport>;
+  /** The edit formats `propose_edit` takes; the first is the repository's. */
+  editFormats: readonly EditFormat[];
+  limits: ToolLimits;
+  /** Forget what an edit changed (the next read sees it). */
+  changed(paths: readonly string[], created?: readonly string[]): void;
+}
+
+export interface ToolWorkspaceOptions {
+  limits?: Partial<ToolLimits>;
+  testCommands?: readonly string[];
+  runTests?: ToolWorkspace['runTests'];
+  proposeEdit?: ToolWorkspace['proposeEdit'];
+  editFormats?: readonly EditFormat[];
+}
+
+/** A file tools show is source, not data: 2 MiB is more than any file worth reading. */
+const MAX_TOOL_FILE_BYTES = 2 * 1024 * 1024;
+
+export function createToolWorkspace(
+  ref: WorktreeRef,
+  options: ToolWorkspaceOptions = {},
+): ToolWorkspace {
+  const files = openRepoFiles(ref.worktree);
+  const texts = new Map<string, ToolRead>();
+  const created = new Set<string>();
+  let tracked: Promise<Set<string>> | undefined;
+  const listed = (): Promise<Set<string>> =>
+    (tracked ??= worktreeGit(ref, ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached']).then(
+      (r) => new Set(r.stdout.split('\0').filter((p) => p !== '')),
+    ));
+  const readable = async (): Promise<Set<string>> => new Set([...(await listed()), ...created]);
+  return {
+    paths: async () => {
+      const all = await readable();
+      return [...all].filter((p) => toolMayRead(p, all) === undefined).sort();
+    },
+    read: async (path) => {
+      const known = texts.get(path);
+      if (known) return known;
+      const denied = toolMayRead(path, await readable());
+      if (denied) return { ok: false, message: denied };
+      const got = await files.readText(path, { maxBytes: MAX_TOOL_FILE_BYTES });
+      const read: ToolRead = got.ok
+        ? { ok: true, text: got.text }
+        : { ok: false, message: got.message };
+      texts.set(path, read);
+      return read;
+    },
+    testCommands: () => options.testCommands ?? [],
+    ...(options.runTests ? { runTests: options.runTests } : {}),
+    ...(options.proposeEdit ? { proposeEdit: options.proposeEdit } : {}),
+    editFormats: options.editFormats ?? ['udiff'],
+    limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
+    changed: (paths, newFiles = []) => {
+      for (const p of [...paths, ...newFiles]) texts.delete(p);
+      for (const p of newFiles) created.add(p);
+    },
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * The code agent's tools over a real repository (real git, the one reader): what each answers,
+ * and that none reads past the rules — links (to the worker's environment, its HOME, outside),
+ * `..`, a FIFO, a 2 GB file, what git ignores, `.env` files — whatever the model asks.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { callTool } from '../../../src/tools/call-tool.js';
+import { TOOLS, toolSpecs } from '../../../src/tools/registry.js';
+import { createToolWorkspace, type ToolWorkspace } from '../../../src/tools/tool-workspace.js';
+import {
+  createHostileWorld,
+  COMMITTABLE_KINDS,
+  leakedCanaries,
+  type HostileWorld,
+} from '../../helpers/hostile-entries.js';
+import { createRepo, type TestRepo } from '../../helpers/repo-builder.js';
+
+let repo: TestRepo;
+let world: HostileWorld;
+let ws: ToolWorkspace;
+
+const LONG = Array.from({ length: 900 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+beforeEach(() => {
+  world = createHostileWorld();
+  repo = createRepo({
+    prefix: 'autofix-tools-',
+    files: {
+      'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
+      'src/use.js': "import { add } from './math.js';\nexport const five = add(2, 3);\n",
+      'test/math.test.js': "import { add } from '../src/math.js';\nadd(1, 1);\n",
+      'docs/long.txt': LONG,
+      '.env': 'API_TOKEN=from-the-env-file-123\n',
+      '.gitignore': 'build/\n',
+    },
+  });
+  COMMITTABLE_KINDS.forEach((kind, i) => world.plant(repo.dir, `links/l${i}.js`, kind));
+  repo.git('add', '-A');
+  repo.commit('links');
+  writeFileSync(join(repo.dir, 'untracked.js'), 'export const hidden = 1;\n');
+  execFileSync('mkdir', ['-p', join(repo.dir, 'build')]);
+  writeFileSync(join(repo.dir, 'build', 'out.js'), 'export const built = add;\n');
+  ws = createToolWorkspace({ worktree: repo.dir, gitDir: join(repo.dir, '.git') });
+});
+afterEach(() => {
+  repo.cleanup();
+  world.cleanup();
+});
+
+const call = (name: string, args: unknown) =>
+  callTool({ id: 'c1', name, arguments: JSON.stringify(args) }, ws, TOOLS);
+
+describe('read_file', () => {
+  it('shows a file with line numbers, and a long one in parts', async () => {
+    expect((await call('read_file', { path: 'src/math.js' })).text).toBe(
+      'src/math.js: lines 1-3 of 3\n1| export function add(a, b) {\n2|   return a - b;\n3| }',
+    );
+    const part = await call('read_file', { path: 'docs/long.txt' });
+    expect(part.text.split('\n')[0]).toBe(
+      'docs/long.txt: lines 1-400 of 900 (ask for start_line 401 to read on)',
+    );
+    const later = await call('read_file', { path: 'docs/long.txt', start_line: 850 });
+    expect(later.text.split('\n').slice(0, 2)).toEqual([
+      'docs/long.txt: lines 850-900 of 900',
+      '850| line 850',
+    ]);
+    expect(later.summary).toBe('read docs/long.txt:850-900');
+  });
+
+  it.each([
+    ...COMMITTABLE_KINDS.map((_, i) => `links/l${i}.js`),
+    '../../etc/passwd',
+    '/etc/passwd',
+    '.env',
+    'untracked.js',
+    'build/out.js',
+    '.git/config',
+  ])('refuses %s and shows nothing of it', async (path) => {
+    const out = await call('read_file', { path });
+    expect(out.error).toBe(true);
+    expect(leakedCanaries(out.text, world)).toEqual([]);
+    expect(out.text).not.toContain('from-the-env-file');
+    expect(out.text).not.toContain('hidden');
+  });
+
+  it('refuses a tracked file that setup turned into a FIFO or a 2 GB file, without hanging', async () => {
+    execFileSync('rm', [join(repo.dir, 'src/use.js'), join(repo.dir, 'test/math.test.js')]);
+    world.plant(repo.dir, 'src/use.js', 'fifo');
+    world.plant(repo.dir, 'test/math.test.js', 'sparse-2g');
+    expect(await call('read_file', { path: 'src/use.js' })).toMatchObject({ error: true });
+    expect((await call('read_file', { path: 'test/math.test.js' })).text).toMatch(/too large/);
+    expect((await call('search', { pattern: 'add' })).text).toContain('src/math.js:1:');
+  });
+});
+
+describe('search, list_files, find_definition, find_references', () => {
+  it('finds text and regular expressions, in the files a glob names', async () => {
+    const out = await call('search', { pattern: 'add(' });
+    expect(out.text).toBe(
+      [
+        '3 hits in 3 files',
+        'src/math.js:1: export function add(a, b) {',
+        'src/use.js:2: export const five = add(2, 3);',
+        'test/math.test.js:2: add(1, 1);',
+      ].join('\n'),
+    );
+    const regex = await call('search', { pattern: 'add\\(\\d', regex: true, path_glob: 'test/**' });
+    expect(regex.text).toBe('1 hits in 1 files in test/**\ntest/math.test.js:2: add(1, 1);');
+    expect((await call('search', { pattern: 'ADD', case_sensitive: false })).text).toMatch(
+      /^5 hits/,
+    );
+  });
+
+  it('never searches what it may not read (links, .env, ignored and untracked files)', async () => {
+    const out = await call('search', { pattern: 'CANARY' });
+    expect(out.text).toMatch(/^no match/);
+    expect((await call('search', { pattern: 'from-the-env-file' })).text).toMatch(/^no match/);
+    expect((await call('search', { pattern: 'built' })).text).toMatch(/^no match/);
+  });
+
+  it('runs a pathological regular expression in linear time, and says when one is invalid', async () => {
+    writeFileSync(join(repo.dir, 'src/math.js'), `${'a'.repeat(30_000)}!\n`);
+    ws.changed(['src/math.js']);
+    expect((await call('search', { pattern: '(a+)+$', regex: true })).text).toMatch(/^no match/);
+    const bad = await call('search', { pattern: '(unclosed', regex: true });
+    expect(bad).toMatchObject({ error: true });
+    expect(bad.text).toContain('not a valid regular expression');
+  });
+
+  it('lists files to a depth, folders counted', async () => {
+    expect((await call('list_files', { depth: 1 })).text).toBe(
+      '11 files under `.`:\n.gitignore\ndocs/ (1 files)\nlinks/ (6 files)\nsrc/ (2 files)\ntest/ (1 files)',
+    );
+  });
+
+  it('finds where a name is defined and where it is used', async () => {
+    expect((await call('find_definition', { symbol: 'math.add' })).text).toBe(
+      '`add` is defined in 1 file(s):\nsrc/math.js:1: export function add(a, b) {',
+    );
+    expect((await call('find_references', { symbol: 'add' })).text).toBe(
+      [
+        '4 uses of `add`:',
+        "src/use.js:1: import { add } from './math.js';",
+        'src/use.js:2: export const five = add(2, 3);',
+        "test/math.test.js:1: import { add } from '../src/math.js';",
+        'test/math.test.js:2: add(1, 1);',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('callTool: a bad call is an answer, never a crash', () => {
+  it.each([
+    [
+      { id: 'x', name: 'rm_rf', arguments: '{}' },
+      /there is no tool `rm_rf`; the tools are: read_file, search/,
+    ],
+    [{ id: 'x', name: 'read_file', arguments: 'path=src/a.js' }, /not JSON/],
+    [{ id: 'x', name: 'read_file', arguments: '{"file": "a"}' }, /do not fit read_file/],
+    [{ id: 'x', name: 'run_tests', arguments: '{}' }, /not available/],
+  ])('%j', async (c, message) => {
+    const out = await callTool(c, ws, TOOLS);
+    expect(out.error).toBe(true);
+    expect(out.text).toMatch(message);
+  });
+
+  it('ends the loop with finish', async () => {
+    expect(await call('finish', { summary: 'Fixed add.' })).toMatchObject({
+      finish: { summary: 'Fixed add.' },
+    });
+  });
+});
+
+describe('toolSpecs', () => {
+  it('gives each tool a JSON Schema object servers take', () => {
+    const specs = toolSpecs();
+    expect(specs.map((s) => s.name)).toEqual([
+      'read_file',
+      'search',
+      'list_files',
+      'find_definition',
+      'find_references',
+      'run_tests',
+      'propose_edit',
+      'finish',
+    ]);
+    for (const s of specs) {
+      expect(s.parameters).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(JSON.stringify(s.parameters)).not.toContain('$schema');
+      expect(JSON.stringify(s.parameters)).not.toContain('9007199254740991');
+    }
+  });
+});
