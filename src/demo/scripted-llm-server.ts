@@ -23,7 +23,12 @@ import type { AddressInfo } from 'node:net';
 
 export interface ChatCompletionBody {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: {
+    role: string;
+    content: string;
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
   temperature?: number;
   max_tokens?: number;
   response_format?: { type: string };
@@ -61,6 +66,10 @@ export interface ContentReply {
   model?: string;
   finishReason?: string;
   delayMs?: number;
+  /** Tool calls, sent as OpenAI does (`id`, `type`, `function` with string arguments). */
+  toolCalls?: { name: string; arguments: unknown; id?: string }[];
+  /** Fields merged into the message as sent: a server's own shapes (tool calls without ids…). */
+  message?: Record<string, unknown>;
 }
 
 /** An HTTP error (or any status) with optional headers and JSON body. */
@@ -129,6 +138,18 @@ function sendJson(
   res.end(text);
 }
 
+function openAiCall(call: { name: string; arguments: unknown; id?: string }, i: number): unknown {
+  return {
+    id: call.id ?? `call_scripted_${i + 1}`,
+    type: 'function',
+    function: {
+      name: call.name,
+      arguments:
+        typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    },
+  };
+}
+
 function completion(reply: ContentReply, request: RecordedRequest): unknown {
   const prompt = estimate(request.body.messages.map((m) => m.content).join('\n'));
   const promptTokens = reply.usage?.prompt_tokens ?? prompt;
@@ -141,8 +162,14 @@ function completion(reply: ContentReply, request: RecordedRequest): unknown {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.content, refusal: null },
-        finish_reason: reply.finishReason ?? 'stop',
+        message: {
+          role: 'assistant',
+          content: reply.content,
+          refusal: null,
+          ...(reply.toolCalls ? { tool_calls: reply.toolCalls.map(openAiCall) } : {}),
+          ...reply.message,
+        },
+        finish_reason: reply.finishReason ?? (reply.toolCalls ? 'tool_calls' : 'stop'),
         logprobs: null,
       },
     ],

@@ -41,6 +41,16 @@ export function countTokens(text: string): number {
 }
 
 /** Tokens of a chat prompt: message texts plus a few tokens of framing per message. */
-export function countMessageTokens(messages: readonly { content: string }[]): number {
-  return messages.reduce((sum, m) => sum + countTokens(m.content) + 4, 3);
+export function countMessageTokens(
+  messages: readonly {
+    content: string;
+    toolCalls?: readonly { name: string; arguments: string }[];
+  }[],
+): number {
+  const calls = (m: (typeof messages)[number]): number =>
+    (m.toolCalls ?? []).reduce(
+      (sum, c) => sum + countTokens(c.name) + countTokens(c.arguments) + 3,
+      0,
+    );
+  return messages.reduce((sum, m) => sum + countTokens(m.content) + calls(m) + 4, 3);
 }

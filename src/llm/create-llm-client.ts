@@ -21,7 +21,9 @@ import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-po
 import { createUsageTracker, type UsageRecord, type UsageTracker } from './usage-tracker.js';
 import { maskPrompt } from './mask-prompt.js';
 import { normalizeAnswer } from './normalize-answer.js';
-import type { ChatRequest, ChatResult, TranscriptHook } from './types.js';
+import { normalizeToolCalls } from './normalize-tool-calls.js';
+import { wireMessages, wireTools } from './wire-messages.js';
+import type { ChatRequest, ChatResult, ToolCall, TranscriptHook } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -128,7 +130,13 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
         response = await sdk.chat.completions.create(
           {
             model: request.model,
-            messages,
+            messages: wireMessages(messages),
+            ...(request.tools && request.tools.length > 0
+              ? {
+                  tools: wireTools(request.tools),
+                  ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+                }
+              : {}),
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
             ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
             ...(request.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
@@ -143,9 +151,16 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       }
       const choice = response?.choices?.[0];
       if (response && choice) {
-        const text = choice.message?.content ?? '';
+        const calls = normalizeToolCalls(
+          choice.message ?? {},
+          new Set((request.tools ?? []).map((t) => t.name)),
+          String(index),
+        );
+        const text = calls.content;
         return finish(request, index, started, attempt, transcriptRequest, {
           text,
+          toolCalls: calls.calls,
+          toolCallQuirks: calls.quirks,
           refusal: choice.message?.refusal ?? null,
           model: response.model ?? request.model,
           finishReason: choice.finish_reason ?? null,
@@ -194,6 +209,8 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
     transcriptRequest: { messages: ChatRequest['messages'] },
     got: {
       text: string;
+      toolCalls: ToolCall[];
+      toolCallQuirks: string[];
       refusal: string | null;
       model: string;
       finishReason: string | null;
@@ -230,6 +247,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       model: request.model,
       request: transcriptRequest,
       responseText: got.text,
+      ...(got.toolCalls.length > 0 ? { toolCalls: got.toolCalls } : {}),
       response: got.raw,
       usage: callUsage,
       attempts,
@@ -242,6 +260,8 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       refusal: answer.refusal,
       model: got.model,
       finishReason: got.finishReason,
+      toolCalls: got.toolCalls,
+      ...(got.toolCallQuirks.length > 0 ? { toolCallQuirks: got.toolCallQuirks } : {}),
       usage: callUsage,
       raw: got.raw,
       attempts,

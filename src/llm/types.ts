@@ -1,9 +1,16 @@
 /** The shapes the LLM layer exchanges with stages: messages in, text + usage out. */
+import type { ToolCall } from './normalize-tool-calls.js';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+export type { ToolCall };
+
+/**
+ * One message of a conversation. An assistant message may carry the tool calls the model made;
+ * each call is answered by a `tool` message with its id.
+ */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; content: string; toolCallId: string; name: string };
 
 /** A tool the model may call: JSON Schema parameters (`src/tools/registry.ts` makes them). */
 export interface ToolSpec {
@@ -21,6 +28,10 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Ask the server for `response_format: json_object` (not every local server supports it). */
   jsonMode?: boolean;
+  /** Tools the model may call (`src/tools/registry.ts`); the answer's `toolCalls` holds its calls. */
+  tools?: ToolSpec[];
+  /** `auto` (the default when tools are given), `required`, or `none`. */
+  toolChoice?: 'auto' | 'required' | 'none';
   /** Stage name recorded in usage and transcripts (`triage`, `plan`, `code`, …). */
   stage?: string;
   /** Cancels the call (and any wait between retries). */
@@ -45,6 +56,10 @@ export interface ChatResult {
   /** Model the server says answered (may differ from the requested alias). */
   model: string;
   finishReason: string | null;
+  /** The calls the model made (none without `tools`), whatever shape the server sent them in. */
+  toolCalls: ToolCall[];
+  /** Server quirks met while reading the calls (`missing-id`, `calls-in-content:tagged`…). */
+  toolCallQuirks?: string[];
   usage: CallUsage;
   /** The response body as received, for `query-N-response.json`. */
   raw: unknown;
@@ -63,6 +78,8 @@ export interface TranscriptEntry {
   request: { messages: ChatMessage[]; temperature?: number; maxTokens?: number };
   /** Response text; empty when the call failed. */
   responseText: string;
+  /** The tool calls of the answer, normalised. */
+  toolCalls?: ToolCall[];
   /** Raw response body; undefined when the call failed. */
   response: unknown;
   usage: CallUsage | undefined;
