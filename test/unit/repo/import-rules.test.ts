@@ -42,6 +42,8 @@ const RULES: [string, string[]][] = [
   ['artifacts', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
   // The model's tools reach tests and edits only through the ports they are given.
   ['tools', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec', 'worker']],
+  // The loop drives the model and the tools; the stage decides what its ports do.
+  ['agent-loop', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec', 'worker']],
   // The one reader of a checkout: a leaf that knows nothing of what it reads for.
   [
     'repo-files',
