@@ -12,7 +12,7 @@
  *
  * Checkouts come from the bare snapshots under /work/.mirror/<owner>+<name>/repo (no network):
  * one clone per repository under the work directory (sharing the snapshot's objects), whose files
- * and index are rewritten for each base commit.
+ * and index are rewritten for each base commit (`context/checkout.ts`).
  * Prints a table, the product's worst misses, then
  * `SUMMARY context any1=… any3=… any5=… any10=… bm25_any1=… bm25_any5=… bm25_any10=… ms_p50=…`
  * (fractions 0–1).
@@ -22,14 +22,12 @@
  * --keep-trees (one checkout per instance, kept in the work directory and reused by later runs:
  * gigabytes of disk, but a rerun only ranks), --no-bm25 (the product only; BM25 columns blank).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBm25Index } from '../src/context/bm25.js';
-import { writeTree } from './context/write-tree.js';
+import { checkoutAt } from './context/checkout.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../src/context/build-prompt-context.js';
 import { buildRepoMap } from '../src/context/build-repo-map.js';
 import { explainContext } from '../src/context/explain-context.js';
@@ -81,35 +79,6 @@ interface Result {
   bm25: { rank: number | undefined; ms: number; top: string[] };
 }
 
-const git = (args: string[]): string =>
-  execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-/**
- * The repository's files at `commit` in a work directory of its own, with the index of that
- * commit (so the map lists what git tracks, as in a user's checkout). Written from the snapshot's
- * objects with `cat-file --batch`, not `git checkout`: snapshots lack blobs of 4 MiB and more,
- * and checkout refuses a tree with a missing blob. Such files are left out (the map would skip
- * them as too large anyway). The snapshot itself is never written to.
- */
-function checkoutAt(repo: string, commit: string): string {
-  const [owner, name] = repo.split('/');
-  const mirror = join(MIRRORS, `${owner}+${name}`, 'repo');
-  const dir = join(WORKDIR, `${owner}+${name}`, ...(KEEP_TREES ? [commit] : []));
-  // A kept tree is complete once its marker is written (a run killed while writing starts over).
-  const complete = join(dir, '.git', 'autofix-bench-tree');
-  if (KEEP_TREES && existsSync(complete)) return dir;
-  if (!existsSync(join(dir, '.git'))) {
-    if (!existsSync(mirror)) throw new Error(`no snapshot of ${repo} at ${mirror} (see README)`);
-    git(['clone', '--quiet', '--shared', '--no-checkout', mirror, dir]);
-  }
-  for (const entry of readdirSync(dir))
-    if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true });
-  git(['-C', dir, 'read-tree', commit]);
-  writeTree(dir, commit, dir);
-  if (KEEP_TREES) writeFileSync(complete, `${commit}\n`);
-  return dir;
-}
-
 /** Plain BM25 over path + content words, best first, score > 0, ties by path. */
 async function bm25Ranking(dir: string, issue: string): Promise<string[]> {
   const map = await buildRepoMap(dir);
@@ -125,7 +94,11 @@ async function bm25Ranking(dir: string, issue: string): Promise<string[]> {
 }
 
 async function runOne(instance: Instance): Promise<Result> {
-  const dir = checkoutAt(instance.repo, instance.base);
+  const dir = checkoutAt(instance.repo, instance.base, {
+    mirrors: MIRRORS,
+    workdir: WORKDIR,
+    keep: KEEP_TREES,
+  });
   let start = performance.now();
   const report = await explainContext(dir, instance.issue, {
     budget: DEFAULT_CONTEXT_BUDGET,

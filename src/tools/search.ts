@@ -54,7 +54,7 @@ export const searchTool: Tool<Args> = {
     );
     const hits: string[] = [];
     let total = 0;
-    const files = new Set<string>();
+    const files = new Map<string, number>();
     for (const path of paths) {
       const read = await ws.read(path);
       if (!read.ok) continue;
@@ -62,7 +62,7 @@ export const searchTool: Tool<Args> = {
       for (let i = 0; i < lines.length; i++) {
         if (!match(lines[i]!)) continue;
         total += 1;
-        files.add(path);
+        files.set(path, (files.get(path) ?? 0) + 1);
         if (hits.length >= ws.limits.hits) continue;
         const line = lines[i]!.trim();
         const cut =
@@ -76,8 +76,19 @@ export const searchTool: Tool<Args> = {
         ? `no match for \`${args.pattern}\`${where} (${paths.length} files searched)`
         : `${total} hits in ${files.size} files${where}` +
           (total > hits.length ? ` (first ${hits.length} shown; narrow with path_glob)` : '');
+    // More hits than are shown: which files hold the most says more than the first ones.
+    const most =
+      total > hits.length
+        ? [
+            `most hits: ${[...files]
+              .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+              .slice(0, 10)
+              .map(([p, n]) => `${p} (${n})`)
+              .join(', ')}`,
+          ]
+        : [];
     return {
-      text: [head, ...hits].join('\n'),
+      text: [head, ...most, ...hits].join('\n'),
       summary: `searched \`${args.pattern}\`${where}: ${total} hits in ${files.size} files`,
     };
   },

@@ -1,0 +1,120 @@
+/**
+ * The scripted tool-using model of `bench:agent`: it behaves as the issue allows a model that
+ * knows nothing but the issue — it looks up the identifiers, names and messages the issue holds
+ * (`find_definition`, `search`), reads the files the tools answer with (most mentioned first),
+ * and once it has read a file the upstream fix changes it answers (`finish`). It never sees the
+ * gold files except to know it may stop. One call per turn, so calls and turns are the same.
+ */
+import { extractIssueRefs } from '../../src/context/extract-issue-refs.js';
+import { isTestPath } from '../context/gold.js';
+
+export interface ExplorerCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** `path:line: text` lines of a tool's answer. */
+const HIT = /^([^\s:<>][^:\n]*?):(\d+):/gm;
+
+/**
+ * The lookups the issue allows, most specific first: named paths, the title's names, quoted
+ * messages, dotted names, the prose's identifiers (definitions, then the first ones' uses), the
+ * title's words, and last the names only the issue's code blocks hold (a reproducer's setup).
+ */
+function lookups(issue: string): ExplorerCall[] {
+  const refs = extractIssueRefs(issue);
+  const out: ExplorerCall[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, args: Record<string, unknown>): void => {
+    const key = JSON.stringify([name, args]);
+    if (!seen.has(key)) (seen.add(key), out.push({ name, arguments: args }));
+  };
+  const codeOnly = new Set(refs.codeOnlyNames);
+  const prose = refs.identifiers.filter((n) => !codeOnly.has(n));
+  for (const p of refs.paths) if (!p.path.startsWith('/')) add('read_file', { path: p.path });
+  for (const name of refs.titleNames) add('find_definition', { symbol: name });
+  for (const m of refs.messages) if (m.length >= 8) add('search', { pattern: m.slice(0, 60) });
+  for (const d of refs.dotted) add('find_definition', { symbol: d });
+  for (const name of prose) add('find_definition', { symbol: name });
+  for (const name of prose.slice(0, 2)) add('find_references', { symbol: name });
+  for (const w of refs.titleWords) if (w.length >= 4) add('search', { pattern: w });
+  for (const name of refs.codeOnlyNames) add('find_definition', { symbol: name });
+  for (const o of refs.options) add('search', { pattern: o });
+  return out;
+}
+
+export interface Explorer {
+  /** The next call, given the answer to the last one (undefined at the start). */
+  next(lastAnswer: string | undefined): ExplorerCall;
+  /** Calls made so far, and the one at which a gold file was read (undefined: not yet). */
+  calls(): number;
+  reachedAt(): number | undefined;
+}
+
+export function createExplorer(
+  issue: string,
+  alreadySeen: readonly string[],
+  gold: readonly string[],
+  maxCalls: number,
+): Explorer {
+  const plan = lookups(issue);
+  const read = new Set(alreadySeen);
+  const score = new Map<string, number>();
+  let made = 0;
+  // A gold file in the view is read already: the answer comes at once.
+  let reached: number | undefined = alreadySeen.some((p) => gold.includes(p)) ? 0 : undefined;
+  let lastWasRead = true;
+  let pending: ExplorerCall | undefined;
+  const bestUnread = (): string | undefined =>
+    [...score]
+      .filter(([p]) => !read.has(p))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const call = (c: ExplorerCall): ExplorerCall => {
+    made += 1;
+    pending = c;
+    return c;
+  };
+  return {
+    calls: () => made,
+    reachedAt: () => reached,
+    next(lastAnswer) {
+      if (
+        pending?.name === 'read_file' &&
+        lastAnswer !== undefined &&
+        !/refused|not a file|not there/.test(lastAnswer.split('\n')[0] ?? '')
+      ) {
+        const path = String(pending.arguments.path);
+        read.add(path);
+        if (reached === undefined && gold.includes(path)) reached = made;
+      }
+      if (lastAnswer !== undefined && pending?.name !== 'read_file') {
+        const weight = { find_definition: 3, find_references: 2 }[pending?.name ?? ''] ?? 1;
+        // A model reads the code before the tests that use it.
+        for (const m of lastAnswer.matchAll(HIT))
+          score.set(m[1]!, (score.get(m[1]!) ?? 0) + (isTestPath(m[1]!) ? weight / 4 : weight));
+      }
+      if (reached !== undefined || made >= maxCalls)
+        return {
+          name: 'finish',
+          arguments: { summary: reached ? 'read the file the fix changes' : 'gave up' },
+        };
+      const candidate = bestUnread();
+      // Read the best candidate after each lookup; look up again when there is none.
+      if (candidate && !lastWasRead) {
+        lastWasRead = true;
+        return call({ name: 'read_file', arguments: { path: candidate } });
+      }
+      lastWasRead = false;
+      const lookup = plan.shift();
+      if (lookup) {
+        if (lookup.name === 'read_file') lastWasRead = true;
+        return call(lookup);
+      }
+      if (candidate) {
+        lastWasRead = true;
+        return call({ name: 'read_file', arguments: { path: candidate } });
+      }
+      return { name: 'finish', arguments: { summary: 'nothing left to look up' } };
+    },
+  };
+}
