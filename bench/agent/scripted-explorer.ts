@@ -27,7 +27,9 @@ function lookups(issue: string): ExplorerCall[] {
   const seen = new Set<string>();
   const add = (name: string, args: Record<string, unknown>): void => {
     const key = JSON.stringify([name, args]);
-    if (!seen.has(key)) (seen.add(key), out.push({ name, arguments: args }));
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ name, arguments: args });
   };
   const codeOnly = new Set(refs.codeOnlyNames);
   const prose = refs.identifiers.filter((n) => !codeOnly.has(n));
