@@ -33,7 +33,11 @@ function lookups(issue: string): ExplorerCall[] {
   };
   const codeOnly = new Set(refs.codeOnlyNames);
   const prose = refs.identifiers.filter((n) => !codeOnly.has(n));
-  for (const p of refs.paths) if (!p.path.startsWith('/')) add('read_file', { path: p.path });
+  // Only what reads as a file of the repository: a relative path with an extension, no `@`.
+  const files = refs.paths
+    .map((p) => p.path)
+    .filter((p) => !p.startsWith('/') && /^[\w./-]+\.[A-Za-z0-9]{1,6}$/.test(p) && !/\/n/.test(p));
+  for (const path of files.slice(0, 3)) add('read_file', { path });
   for (const name of refs.titleNames) add('find_definition', { symbol: name });
   for (const m of refs.messages) if (m.length >= 8) add('search', { pattern: m.slice(0, 60) });
   for (const d of refs.dotted) add('find_definition', { symbol: d });
