@@ -39,7 +39,10 @@ function lookups(issue: string): ExplorerCall[] {
     .filter((p) => !p.startsWith('/') && /^[\w./-]+\.[A-Za-z0-9]{1,6}$/.test(p) && !/\/n/.test(p));
   for (const path of files.slice(0, 3)) add('read_file', { path });
   for (const name of refs.titleNames) add('find_definition', { symbol: name });
-  for (const m of refs.messages) if (m.length >= 8) add('search', { pattern: m.slice(0, 60) });
+  for (const name of refs.names) add('find_definition', { symbol: name });
+  // A message, not a command line or a path the reporter's machine printed.
+  for (const m of refs.messages)
+    if (m.length >= 8 && !/(^|\s)\/\w|\\/.test(m)) add('search', { pattern: m.slice(0, 60) });
   for (const d of refs.dotted) add('find_definition', { symbol: d });
   for (const name of prose) add('find_definition', { symbol: name });
   for (const name of prose.slice(0, 2)) add('find_references', { symbol: name });

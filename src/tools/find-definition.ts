@@ -1,5 +1,6 @@
 /** `find_definition`: where a function, class, method, type or constant is defined. */
 import { z } from 'zod';
+import { filesNamed } from '../context/code-graph.js';
 import { findDefinitions } from '../context/grep-code.js';
 import { refused, type Tool } from './tool.js';
 import { repoTexts, symbolOf } from './repo-texts.js';
@@ -29,10 +30,24 @@ export const findDefinitionTool: Tool<z.infer<typeof schema>> = {
       const text = (byPath.get(h.path) ?? '').split('\n')[h.line - 1]?.trim() ?? '';
       return `${h.path}:${h.line}: ${text.slice(0, ws.limits.lineChars)}`;
     });
+    // A module or package is named by its file or folder (`ios_facts`, `utils/`), not defined.
+    const defined = new Set(hits.map((h) => h.path));
+    const named = filesNamed(
+      files.map((f) => f.path),
+      name,
+    )
+      .filter((m) => m.how === 'file' && !defined.has(m.path))
+      .slice(0, 10)
+      .map((m) => `${m.path}:1: (the file is named \`${name}\`)`);
     const text =
-      hits.length === 0
+      hits.length + named.length === 0
         ? `no definition of \`${name}\` found (try search for where it is used)`
-        : [`\`${name}\` is defined in ${hits.length} file(s):`, ...lines].join('\n');
-    return { text, summary: `definition of ${name}: ${hits.length} found` };
+        : [
+            ...(hits.length > 0
+              ? [`\`${name}\` is defined in ${hits.length} file(s):`, ...lines]
+              : []),
+            ...(named.length > 0 ? [`files named \`${name}\`:`, ...named] : []),
+          ].join('\n');
+    return { text, summary: `definition of ${name}: ${hits.length + named.length} found` };
   },
 };
