@@ -22,20 +22,63 @@ const schema = z
 
 type Args = z.infer<typeof schema>;
 
-/** A line matcher, or the reason the pattern cannot be one. */
-function matcherOf(args: Args): ((line: string) => boolean) | string {
+/** Where a pattern matches in a text: each match's start offset. */
+type Finder = (text: string) => Iterable<number>;
+
+function* literalHits(text: string, needle: string): Iterable<number> {
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length))
+    yield at;
+}
+
+/**
+ * A finder over whole texts, or the reason the pattern cannot be one. Whole texts, not lines:
+ * a file without the text is passed over by one native scan (14,000 files of a large project
+ * are not split into lines for every search).
+ */
+function finderOf(args: Args): Finder | string {
   if (!args.regex) {
-    const needle = args.case_sensitive ? args.pattern : args.pattern.toLowerCase();
-    return args.case_sensitive
-      ? (line) => line.includes(needle)
-      : (line) => line.toLowerCase().includes(needle);
+    if (args.case_sensitive) return (text) => literalHits(text, args.pattern);
+    const re = new RegExp(args.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+    return (text) => [...text.matchAll(re)].map((m) => m.index);
   }
   try {
-    const re = RE2JS.compile(args.pattern, args.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE);
-    return (line) => re.matcher(line).find();
+    const re = RE2JS.compile(
+      args.pattern,
+      RE2JS.MULTILINE | (args.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE),
+    );
+    return function* (text) {
+      const m = re.matcher(text);
+      // From each match's end (one past an empty match), so the scan always moves on.
+      for (let from = 0; from <= text.length && m.find(from);) {
+        yield m.start();
+        from = m.end() > m.start() ? m.end() : m.start() + 1;
+      }
+    };
   } catch (err) {
     return `not a valid regular expression (RE2 syntax): ${(err as Error).message}`;
   }
+}
+
+/** The 1-based line of each offset (in order), each line once. */
+function linesOf(text: string, offsets: Iterable<number>): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let at = 0;
+  for (const offset of offsets) {
+    for (let nl = text.indexOf('\n', at); nl >= 0 && nl < offset; nl = text.indexOf('\n', at)) {
+      line += 1;
+      at = nl + 1;
+    }
+    if (lines[lines.length - 1] !== line) lines.push(line);
+  }
+  return lines;
+}
+
+function lineText(text: string, line: number): string {
+  let start = 0;
+  for (let n = 1; n < line; n++) start = text.indexOf('\n', start) + 1;
+  const end = text.indexOf('\n', start);
+  return text.slice(start, end < 0 ? undefined : end);
 }
 
 export const searchTool: Tool<Args> = {
@@ -45,35 +88,31 @@ export const searchTool: Tool<Args> = {
     'optionally only in files matching path_glob. Answers path:line: text for each hit.',
   schema,
   async run(args, ws) {
-    const match = matcherOf(args);
-    if (typeof match === 'string') return refused(match, `search ${args.pattern}: refused`);
-    const paths = (await ws.paths()).filter(
-      (p) =>
+    const find = finderOf(args);
+    if (typeof find === 'string') return refused(find, `search ${args.pattern}: refused`);
+    const scanned = (await ws.texts()).filter(
+      (f) =>
         !args.path_glob ||
-        minimatch(p, args.path_glob, { dot: true, matchBase: !args.path_glob.includes('/') }),
+        minimatch(f.path, args.path_glob, { dot: true, matchBase: !args.path_glob.includes('/') }),
     );
     const hits: string[] = [];
     let total = 0;
     const files = new Map<string, number>();
-    for (const path of paths) {
-      const read = await ws.read(path);
-      if (!read.ok) continue;
-      const lines = read.text.split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        if (!match(lines[i]!)) continue;
+    for (const { path, content } of scanned) {
+      for (const n of linesOf(content, find(content))) {
         total += 1;
         files.set(path, (files.get(path) ?? 0) + 1);
         if (hits.length >= ws.limits.hits) continue;
-        const line = lines[i]!.trim();
+        const line = lineText(content, n).trim();
         const cut =
           line.length > ws.limits.lineChars ? `${line.slice(0, ws.limits.lineChars)}…` : line;
-        hits.push(`${path}:${i + 1}: ${cut}`);
+        hits.push(`${path}:${n}: ${cut}`);
       }
     }
     const where = args.path_glob ? ` in ${args.path_glob}` : '';
     const head =
       total === 0
-        ? `no match for \`${args.pattern}\`${where} (${paths.length} files searched)`
+        ? `no match for \`${args.pattern}\`${where} (${scanned.length} files searched)`
         : `${total} hits in ${files.size} files${where}` +
           (total > hits.length ? ` (first ${hits.length} shown; narrow with path_glob)` : '');
     // More hits than are shown: which files hold the most says more than the first ones.
