@@ -2,10 +2,15 @@ import type { FileChange } from '../contracts.js';
 import { AutofixError, isAutofixError } from '../errors.js';
 import { applyUnifiedDiff } from './apply-unified-diff.js';
 import { cleanPath } from './clean-path.js';
+import { createdFileCut } from './created-file-cut.js';
+import { deletedFileCut } from './deleted-file-cut.js';
+import type { HunkProblem } from './hunk-problem.js';
+import type { AnswerEnding } from './last-hunk-cut.js';
 import type { FilePatch, Hunk } from './parse-unified-diff.js';
 import { parseUnifiedDiff } from './parse-unified-diff.js';
 import { sha256 } from './sha256.js';
-import type { FileReport, ParsedEdits, ReadFile } from './types.js';
+import type { AnswerCut, FileReport, ParsedEdits, ReadFile } from './types.js';
+import { udiffEnding } from './udiff-ending.js';
 
 const strip = (path: string, prefix: string): string =>
   path.startsWith(prefix) ? path.slice(prefix.length) : path;
@@ -41,7 +46,14 @@ async function resolvePaths(
   return { from: fallback, to: same[0] ?? news[0] };
 }
 
-function newFileContent(path: string, hunks: readonly Hunk[]): string {
+function newFileContent(path: string, hunks: readonly Hunk[], ending?: AnswerEnding): string {
+  const cut = ending ? createdFileCut(hunks, ending) : undefined;
+  if (cut)
+    throw new AutofixError(
+      'INVALID_DIFF',
+      `${path}: the new file looks cut off: ${cut}. Your answer was probably cut off at the output limit, so nothing was written. Send this file again complete.`,
+      { details: { cut: { path, hunk: hunks.length, line: hunks[0]?.diffLine, why: cut } } },
+    );
   const lines = hunks.flatMap((h) => h.lines);
   const stray = lines.find((l) => l.kind !== '+' && !(l.bare && l.text === ''));
   if (stray)
@@ -55,13 +67,34 @@ function newFileContent(path: string, hunks: readonly Hunk[]): string {
   return added.map((l) => l.text).join('\n') + (added[added.length - 1]?.noEol ? '' : '\n');
 }
 
+/** The cut reported by a file's refusal: its own, or its last hunk's `cut` problem. */
+function cutIn(
+  details: unknown,
+  path: string | undefined,
+  hunks: readonly Hunk[],
+): AnswerCut | undefined {
+  const d = details as { cut?: AnswerCut; problems?: HunkProblem[] } | undefined;
+  if (d?.cut) return d.cut;
+  const problem = d?.problems?.find((p) => p.kind === 'cut');
+  if (problem?.kind !== 'cut') return undefined;
+  const line = hunks[problem.hunk]?.diffLine;
+  return {
+    ...(path === undefined ? {} : { path }),
+    hunk: problem.hunk + 1,
+    ...(line === undefined ? {} : { line }),
+    why: problem.why,
+  };
+}
+
 /**
  * udiff format: unified diffs for any number of files, as an LLM writes them, applied to the
  * current file contents by the tolerant engine. File creation (`--- /dev/null`), deletion
  * (`+++ /dev/null`) and git renames are supported. Problems in several files are reported together.
  */
 export async function parseUdiff(text: string, readFile: ReadFile): Promise<ParsedEdits> {
-  const patches = parseUnifiedDiff(text).filter(
+  const all = parseUnifiedDiff(text);
+  const end = udiffEnding(text, all);
+  const patches = all.filter(
     (p) => p.hunks.length > 0 || p.isCreate || p.isDelete || p.renameTo !== undefined || p.binary,
   );
   if (patches.length === 0)
@@ -71,6 +104,11 @@ export async function parseUdiff(text: string, readFile: ReadFile): Promise<Pars
         'then `@@ … @@` hunks whose lines start with " " (unchanged), "-" (removed) or "+" (added).',
     );
   const problems: string[] = [];
+  let cut = end.cut;
+  if (cut)
+    problems.push(
+      `Your answer looks cut off: ${cut.why}. It was probably cut off at the output limit, so nothing was written. Send the rest of the diff: every file and hunk from there on.`,
+    );
   const changes: FileChange[] = [];
   const files: FileReport[] = [];
   const seen = new Map<string, FilePatch>();
@@ -139,7 +177,7 @@ export async function parseUdiff(text: string, readFile: ReadFile): Promise<Pars
         changes.push({
           path: to,
           op: 'write',
-          content: newFileContent(to, patch.hunks),
+          content: newFileContent(to, patch.hunks, end.ending),
           baseSha256: sha256(''),
         });
         files.push({ path: to, op: 'write', created: true });
@@ -152,13 +190,20 @@ export async function parseUdiff(text: string, readFile: ReadFile): Promise<Pars
           `${from}: no such file in the repository. To create it, diff from \`--- /dev/null\`; otherwise check the path.`,
         );
       if (to === undefined) {
+        const cut = deletedFileCut(patch.hunks, before, end.ending);
+        if (cut)
+          throw new AutofixError(
+            'INVALID_DIFF',
+            `${from}: the deletion looks cut off: ${cut}. Your answer was probably cut off at the output limit, so nothing was written. Send the rest of the diff.`,
+            { details: { cut: { path: from, line: patch.diffLine, why: cut } } },
+          );
         changes.push({ path: from, op: 'delete', baseSha256: sha256(before) });
         files.push({ path: from, op: 'delete', created: false });
         continue;
       }
       const result =
         patch.hunks.length > 0
-          ? applyUnifiedDiff(from, before, patch.hunks)
+          ? applyUnifiedDiff(from, before, patch.hunks, end.ending)
           : { after: before, hunks: [] };
       if (to !== from) {
         if (patch.renameTo === undefined)
@@ -184,13 +229,14 @@ export async function parseUdiff(text: string, readFile: ReadFile): Promise<Pars
     } catch (err) {
       if (!isAutofixError(err) || err.code !== 'INVALID_DIFF') throw err;
       problems.push(err.message);
+      cut ??= cutIn(err.details, path, patch.hunks);
     }
   }
   if (problems.length > 0)
     throw new AutofixError(
       'INVALID_DIFF',
       `Your diff was not applied; nothing was written. ${problems.length === 1 ? 'One problem' : `${problems.length} problems`}:\n\n${problems.join('\n\n')}`,
-      { details: { problems } },
+      { details: { problems, ...(cut ? { cut } : {}) } },
     );
   return { changeSet: { files: changes, notes: { user: [], debug: [] } }, files };
 }

@@ -1,0 +1,97 @@
+import { commentText } from './comment-text.js';
+import { isElisionMarker } from './is-elision-marker.js';
+import { similarity } from './similarity.js';
+
+/** One line of a change: unchanged (` `), removed (`-`) or added (`+`). */
+export interface ChangeLine {
+  kind: ' ' | '-' | '+';
+  text: string;
+}
+
+/** A placeholder that stands where real code is removed, and the code it would delete. */
+export interface ElidedCode {
+  /** The placeholder line as written. */
+  marker: string;
+  /** Index of the placeholder in the lines given. */
+  index: number;
+  /** Removed lines of real code that the new side of the same change does not keep. */
+  lost: string[];
+}
+
+/** A removed line the new side may have rewritten: this similar, counted as kept. */
+const REWRITTEN = 0.6;
+
+const collapse = (line: string): string =>
+  isEmptyBody(line) ? 'pass' : line.trim().replace(/\s+/g, ' ');
+
+/** Code whose loss matters: not blank, not a comment, not a placeholder. */
+const isCode = (line: string): boolean =>
+  line.trim() !== '' && commentText(line) === undefined && !isElisionMarker(line);
+
+/** Python's `...` is a statement as empty as `pass`: a body written either way is kept. */
+const isEmptyBody = (line: string): boolean => /^(?:\.\.\.|…|pass)$/.test(line.trim());
+
+/** An added line that may be the removed one rewritten: similar, or the same with more after it. */
+const rewritten = (added: string, removed: string): boolean =>
+  added.startsWith(removed) || similarity(added, removed) >= REWRITTEN;
+
+/**
+ * The removed lines of code that `added` does not keep: neither as they were (re-indented is
+ * still kept) nor rewritten (a similar added line, paired one to one and in order).
+ */
+function notKept(removed: readonly string[], added: readonly string[]): string[] {
+  const free = added.map(collapse);
+  const left: string[] = [];
+  for (const line of removed) {
+    const at = free.indexOf(collapse(line));
+    if (at >= 0) free[at] = '\0';
+    else left.push(line);
+  }
+  const lost: string[] = [];
+  let from = 0;
+  for (const line of left) {
+    const text = collapse(line);
+    let at = -1;
+    for (let j = from; j < free.length && at < 0; j++)
+      if (free[j] !== '\0' && rewritten(free[j] ?? '', text)) at = j;
+    if (at < 0) lost.push(line);
+    else {
+      free[at] = '\0';
+      from = at + 1;
+    }
+  }
+  return lost;
+}
+
+/**
+ * The first placeholder in `lines` (one hunk, or one changed region of a whole file) that stands
+ * where real code is deleted: an added line that `isElisionMarker` accepts, in a run of changed
+ * lines (between unchanged ones) whose removed lines hold code — not blank, not comments — that
+ * the run's other added lines do not keep. Applying such a change would delete that code and
+ * leave the comment. A placeholder-like comment in a run that removes nothing, or only lines it
+ * keeps (a block re-indented or moved with its `# ...` comments), is an ordinary comment.
+ */
+export function elidedCode(lines: readonly ChangeLine[]): ElidedCode | undefined {
+  let start = 0;
+  while (start < lines.length) {
+    if (lines[start]?.kind === ' ') {
+      start++;
+      continue;
+    }
+    let end = start;
+    while (end < lines.length && lines[end]?.kind !== ' ') end++;
+    const run = lines.slice(start, end);
+    const markerAt = run.findIndex((l) => l.kind === '+' && isElisionMarker(l.text));
+    if (markerAt >= 0) {
+      const removed = run.filter((l) => l.kind === '-' && isCode(l.text)).map((l) => l.text);
+      const added = run
+        .filter((l) => l.kind === '+' && (isCode(l.text) || isEmptyBody(l.text)))
+        .map((l) => l.text);
+      const lost = notKept(removed, added);
+      if (lost.length > 0)
+        return { marker: run[markerAt]?.text ?? '', index: start + markerAt, lost };
+    }
+    start = end;
+  }
+  return undefined;
+}
