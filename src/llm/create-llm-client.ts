@@ -20,6 +20,7 @@ import {
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 import { createUsageTracker, type UsageRecord, type UsageTracker } from './usage-tracker.js';
 import { normalizeAnswer } from './normalize-answer.js';
+import { truncationOf } from './truncation-of.js';
 import type { ChatRequest, ChatResult, TranscriptHook } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -134,6 +135,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
           refusal: choice.message?.refusal ?? null,
           model: response.model ?? request.model,
           finishReason: choice.finish_reason ?? null,
+          truncated: truncationOf(response, request.maxTokens),
           raw: response,
           promptTokens: response.usage?.prompt_tokens ?? countMessageTokens(request.messages),
           completionTokens: response.usage?.completion_tokens ?? countTokens(text),
@@ -182,6 +184,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       refusal: string | null;
       model: string;
       finishReason: string | null;
+      truncated: string | null;
       raw: unknown;
       promptTokens: number;
       completionTokens: number;
@@ -227,6 +230,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       refusal: answer.refusal,
       model: got.model,
       finishReason: got.finishReason,
+      truncated: got.truncated,
       usage: callUsage,
       raw: got.raw,
       attempts,
