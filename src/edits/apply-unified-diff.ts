@@ -57,7 +57,7 @@ function findProblems(
     const { marker, index: at, lost } = elided;
     return [{ hunk, kind: 'elided' as const, marker, at, lost }];
   });
-  const cut = ending ? lastHunkCut(hunks, placed.placements, norm.length, ending) : undefined;
+  const cut = ending ? lastHunkCut(hunks, placed.placements, norm, ending) : undefined;
   problems.push(...placed.problems.filter((p) => p.hunk !== cut?.hunk));
   if (cut) problems.push(cut);
   return { placed, problems };

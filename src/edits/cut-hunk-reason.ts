@@ -12,6 +12,8 @@ export interface LastHunkFacts {
   endsMidLine: boolean;
   /** The hunk's added lines stop inside a bracket, string or comment (`open-at-end.ts`). */
   open: boolean;
+  /** Its last line, unchanged, stops where the file's line goes on (it was cut mid-line). */
+  partialLine: boolean;
 }
 
 const KIND = { '-': 'a removed ("-")', '+': 'an added ("+")', ' ': 'an unchanged' } as const;
@@ -20,8 +22,9 @@ const KIND = { '-': 'a removed ("-")', '+': 'an added ("+")', ' ': 'an unchanged
  * Why the last hunk of an answer looks cut off (a model stopped at its output limit), or
  * undefined. A hunk whose header counts add up is complete as written. Otherwise it is cut when
  * it has no change at all, when it ends with a changed line while the file goes on after it (a
- * removed line whose replacement never came, a half-written added line), or when fewer unchanged
- * lines follow its last change than the diff keeps elsewhere and the file has them. At the end of
+ * removed line whose replacement never came, a half-written added line), when it stops in the
+ * middle of an unchanged line, or when fewer unchanged lines follow its last change than the diff
+ * keeps elsewhere and the file has them. At the end of
  * the file a hunk may end with its change; there it is cut when its last changed lines only
  * remove (a replacement that never came: deleting the file's last lines needs counts that add
  * up), or when its last line stops inside a bracket, string or comment. (Counts that fall short
@@ -38,6 +41,8 @@ export function cutHunkReason(facts: LastHunkFacts): string | undefined {
       ? `it ends with ${ending} line and does not match the file`
       : undefined;
   const after = Math.max(0, facts.fileLength - (facts.at + shape.oldLines));
+  // Whatever followed a half-written line is lost, changes included.
+  if (facts.partialLine) return 'it stops in the middle of an unchanged line';
   const short = shape.countsShort ? '; its header promises more lines than arrived' : '';
   if (after === 0) {
     if (shape.trail > 0) return undefined;

@@ -2,6 +2,7 @@ import { cutHunkReason } from './cut-hunk-reason.js';
 import type { HunkProblem } from './hunk-problem.js';
 import { hunkShape } from './hunk-shape.js';
 import { openAtEnd } from './open-at-end.js';
+import type { NormLine } from './normalize-line.js';
 import type { Hunk } from './parse-unified-diff.js';
 import type { Placement } from './place-hunks.js';
 
@@ -42,15 +43,20 @@ function depthOf(
 export function lastHunkCut(
   hunks: readonly Hunk[],
   placements: readonly Placement[],
-  fileLength: number,
+  file: readonly NormLine[],
   ending: AnswerEnding,
 ): HunkProblem | undefined {
   const index = hunks.indexOf(ending.hunk);
   if (index < 0) return undefined;
+  const fileLength = file.length;
   const at = placements.find((p) => p.hunk === index)?.at;
+  const shape = hunkShape(ending.hunk);
+  const last = ending.hunk.lines[ending.hunk.lines.length - 1];
+  const there = at === undefined ? undefined : file[at + shape.oldLines - 1]?.trimEnd;
+  const written = last?.text.trimEnd() ?? '';
   const lines = ending.hunk.lines;
   const why = cutHunkReason({
-    shape: hunkShape(ending.hunk),
+    shape,
     ...(at === undefined ? {} : { at }),
     fileLength,
     ...withDepth(depthOf(hunks, placements, fileLength, index) ?? ending.crossDepth),
@@ -59,6 +65,13 @@ export function lastHunkCut(
       lines.filter((l) => l.kind === '+').map((l) => l.text),
       lines.filter((l) => l.kind === '-').map((l) => l.text),
     ),
+    partialLine:
+      ending.endsMidLine &&
+      last?.kind === ' ' &&
+      there !== undefined &&
+      written.trim() !== '' &&
+      there.length > written.length &&
+      there.startsWith(written),
   });
   return why === undefined ? undefined : { hunk: index, kind: 'cut', why };
 }

@@ -122,6 +122,12 @@ describe('a cut-off udiff answer', () => {
     );
   });
 
+  it('is refused when it stops in the middle of an unchanged line, however much context came before', async () => {
+    const text = diff('@@ @@', [...HUNK, '             params=par'], '');
+    const err = await refusal(text);
+    expect(err.message).toContain('it stops in the middle of an unchanged line');
+  });
+
   it('says the header promised more lines than arrived', async () => {
     const err = await refusal(diff(NUMBERED, HUNK.slice(0, 5)));
     expect(err.message).toContain('its header promises more lines than arrived');
