@@ -1,5 +1,7 @@
+import { diffArrays } from 'diff';
 import { commentText } from './comment-text.js';
 import { isElisionMarker } from './is-elision-marker.js';
+import { scanCode } from './scan-code.js';
 import { similarity } from './similarity.js';
 
 /** One line of a change: unchanged (` `), removed (`-`) or added (`+`). */
@@ -35,28 +37,19 @@ const isEmptyBody = (line: string): boolean => /^(?:\.\.\.|…|pass)$/.test(line
 const rewritten = (added: string, removed: string): boolean =>
   added.startsWith(removed) || similarity(added, removed) >= REWRITTEN;
 
-/**
- * The removed lines of code that `added` does not keep: neither as they were (re-indented is
- * still kept) nor rewritten (a similar added line, paired one to one and in order).
- */
-function notKept(removed: readonly string[], added: readonly string[]): string[] {
-  const free = added.map(collapse);
-  const left: string[] = [];
-  for (const line of removed) {
-    const at = free.indexOf(collapse(line));
-    if (at >= 0) free[at] = '\0';
-    else left.push(line);
-  }
+/** The removed lines no added line of the same gap may be a rewrite of (one to one, in order). */
+function unpaired(removed: readonly string[], added: readonly string[]): string[] {
+  const free: (string | undefined)[] = [...added];
   const lost: string[] = [];
   let from = 0;
-  for (const line of left) {
+  for (const line of removed) {
     const text = collapse(line);
     let at = -1;
     for (let j = from; j < free.length && at < 0; j++)
-      if (free[j] !== '\0' && rewritten(free[j] ?? '', text)) at = j;
+      if (free[j] !== undefined && rewritten(free[j] ?? '', text)) at = j;
     if (at < 0) lost.push(line);
     else {
-      free[at] = '\0';
+      free[at] = undefined;
       from = at + 1;
     }
   }
@@ -64,10 +57,34 @@ function notKept(removed: readonly string[], added: readonly string[]): string[]
 }
 
 /**
+ * The removed lines of code that `added` does not keep, in order: neither as they were
+ * (re-indented is still kept; the longest common sequence of the two) nor rewritten (a similar
+ * added line between the same kept lines). A lost `}` is not kept by the `}` of new code
+ * elsewhere in the run.
+ */
+function notKept(removed: readonly string[], added: readonly string[]): string[] {
+  const lost: string[] = [];
+  let gapRemoved: string[] = [];
+  let gapAdded: string[] = [];
+  let r = 0;
+  for (const part of diffArrays(removed.map(collapse), added.map(collapse))) {
+    if (part.added) gapAdded.push(...part.value);
+    else if (part.removed) gapRemoved.push(...removed.slice(r, (r += part.value.length)));
+    else {
+      lost.push(...unpaired(gapRemoved, gapAdded));
+      [gapRemoved, gapAdded] = [[], []];
+      r += part.value.length;
+    }
+  }
+  return [...lost, ...unpaired(gapRemoved, gapAdded)];
+}
+
+/**
  * The first placeholder in `lines` (one hunk, or one changed region of a whole file) that stands
  * where real code is deleted: an added line that `isElisionMarker` accepts, in a run of changed
  * lines (between unchanged ones) whose removed lines hold code — not blank, not comments — that
- * the run's other added lines do not keep. Applying such a change would delete that code and
+ * the run's other added lines do not keep (in order; a run whose brackets no longer balance as
+ * they did loses its lone braces too). Applying such a change would delete that code and
  * leave the comment. A placeholder-like comment in a run that removes nothing, or only lines it
  * keeps (a block re-indented or moved with its `# ...` comments), is an ordinary comment.
  */
@@ -88,6 +105,9 @@ export function elidedCode(lines: readonly ChangeLine[]): ElidedCode | undefined
         .filter((l) => l.kind === '+' && (isCode(l.text) || isEmptyBody(l.text)))
         .map((l) => l.text);
       const lost = notKept(removed, added);
+      // Braces kept by the new code's own braces are still lost when the balance changes.
+      if (lost.length === 0 && scanCode(removed).brackets !== scanCode(added).brackets)
+        lost.push(...removed.filter((l) => !/[\p{L}\p{N}]/u.test(l)));
       if (lost.length > 0)
         return { marker: run[markerAt]?.text ?? '', index: start + markerAt, lost };
     }

@@ -145,6 +145,65 @@ describe('a lazy hunk', () => {
   });
 });
 
+describe('a lazy hunk that also adds new code', () => {
+  const LOOP = [
+    'for (const type of Object.keys(t.ALIAS_KEYS)) {',
+    '  if (type.startsWith("_")) continue;',
+    '  if (!t.TYPES.includes(type)) t.TYPES.push(type);',
+    '}',
+    '',
+    '//# sourceMappingURL=index.js.map',
+    '',
+  ].join('\n');
+  const HELPER = [
+    '+function handlerItem(input) {',
+    '+  if (input === undefined || input === null) {',
+    "+    return 'target';",
+    '+  }',
+    '+  return String(input).trim();',
+    '+}',
+  ];
+
+  it("is refused when the placeholder stands for a closing brace the new code's braces would seem to keep", () => {
+    const diff = udiff('lib/index.js', [
+      '   if (type.startsWith("_")) continue;',
+      '-  if (!t.TYPES.includes(type)) t.TYPES.push(type);',
+      '-}',
+      '+  if (!t.TYPES.includes(type)) t.TYPES.push(type);',
+      '+// ...',
+      ...HELPER,
+      ' ',
+      ' //# sourceMappingURL=index.js.map',
+    ]);
+    const err = refusal(() => apply('lib/index.js', LOOP, diff));
+    expect(err.message).toContain(
+      'Applying it would delete these lines and leave the comment:\n    -}',
+    );
+  });
+
+  it('is refused when the code it stands for comes before lines it keeps in order', () => {
+    const flush =
+      '  flush(): string[] {\n    if (!this.buffer.length) {\n      return [];\n    }\n    return this.decode("\\n");\n  }\n}\n';
+    const diff = udiff('src/line.ts', [
+      '   flush(): string[] {',
+      '     if (!this.buffer.length) {',
+      '       return [];',
+      '-    }',
+      '-    return this.decode("\\n");',
+      '-  }',
+      '+    // existing code remains the same',
+      '+    return this.decode("\\n");',
+      '+  }',
+      ...HELPER,
+      ' }',
+    ]);
+    const err = refusal(() => apply('src/line.ts', flush, diff));
+    expect(err.message).toContain(
+      'Applying it would delete these lines and leave the comment:\n    -    }',
+    );
+  });
+});
+
 describe('a comment that looks like a placeholder', () => {
   it('passes when it replaces nothing: `# see ... for details` beside a rewritten line', () => {
     const diff = udiff('net/retry.py', [
