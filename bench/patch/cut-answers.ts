@@ -9,9 +9,10 @@ import type { Rng } from './prng.js';
  *
  * - after-removed: right after a `-` line whose `+` replacement follows in the gold hunk;
  * - mid-added: in the middle of a `+` line (at least one character of it written, one missing);
- * - mid-hunk: at any line end inside a hunk after which the gold hunk still changes something,
- *   fewer than 3 unchanged lines after its last change so far (a hunk that already ends with its
- *   full context is, to every reader, complete: only the server's finish reason can tell);
+ * - mid-hunk: anywhere inside a hunk after which the gold hunk still changes something: half the
+ *   time in the middle of the next line, else at a line end — but only where fewer than 3
+ *   unchanged lines follow the last change so far (a hunk that already ends with its full context
+ *   at a line end is, to every reader, complete: only the server's finish reason can tell);
  * - trailing-context: inside the trailing context of the diff's last hunk (nothing is lost).
  *
  * Only files that exist before are cut: a new file has no context, so whether its last line is
@@ -58,7 +59,11 @@ function pointsOf(files: readonly DiffFile[], kind: CutKind, rng: Rng): CutPoint
         } else if (kind === 'mid-added' && l.startsWith('+') && l.trim().length >= 4) {
           points.push({ file, hunk, line, chars: rng.int(2, l.length - 1) });
         } else if (kind === 'mid-hunk' && changesAfter(h.lines, line)) {
-          if (contextRun(h.lines, line) < 3) points.push({ file, hunk, line });
+          const next = h.lines[line + 1] ?? '';
+          const inNext = next.length >= 3 && (contextRun(h.lines, line) >= 3 || rng.chance(0.5));
+          if (inNext)
+            points.push({ file, hunk, line: line + 1, chars: rng.int(2, next.length - 1) });
+          else if (contextRun(h.lines, line) < 3) points.push({ file, hunk, line });
         } else if (kind === 'trailing-context' && lastHunk && !changesAfter(h.lines, line)) {
           if (line < h.lines.length - 1) points.push({ file, hunk, line });
         }
