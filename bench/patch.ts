@@ -29,6 +29,11 @@
  * - ellipsis-comments-kept (`patch/kept-comments.ts`): a block of a real file holding a line that
  *   looks like a placeholder (a comment with `...`, `# ...`, a doctest's or stub's `...`) rewritten
  *   with a real change near it (and, half the time, a new `TODO: ...` comment): must apply exactly.
+ * - the whole-file formats, which only ours reads (`patch/whole-file-answers.ts`; the other tools'
+ *   cells are `—`): one changed file of the edit written whole as fenced-files (fenced-kept: must
+ *   apply exactly), with a run of its unchanged code or its whole rest replaced by a placeholder
+ *   (fenced-lazy), and cut off mid-content as a fenced block or json-writes JSON (fenced-cut,
+ *   json-cut).
  *
  * Outcomes per tool: correct = tree byte-identical to the intended one; wrong = claimed success,
  * tree differs; refused = reported failure, tree unchanged; corrupted = reported failure, tree
@@ -36,9 +41,11 @@
  * starting one, and a refusal or a successful no-op is correct. For the cut-off and lazy classes
  * the intended tree is the edit's, which cannot be written from them: refused counts as right
  * (their own table under the main one: right % and wrong+corrupted per tool), and the SUMMARY
- * adds `cut_*`/`lazy_*` keys per tool, `ellipsis_comments_pct` and `earlier_refused` (ours'
- * refusals on the classes before issue #33: must not grow). `correct_pct`, `wrong` and
- * `corrupted` count the earlier classes only, comparable with runs before the new classes.
+ * adds `cut_*`/`lazy_*`/`whole_file_*` keys (per tool where it ran), `<kept class>_pct` and
+ * `earlier_refused` (ours' refusals on the classes before issue #33: must not grow).
+ * `correct_pct`, `wrong` and `corrupted` count the earlier classes only, comparable with runs
+ * before the new classes. A cut at a line end right after a hunk's full trailing context is not
+ * generated: such a diff is complete to every reader (only the server's finish reason tells).
  * Under the table: each tool's median and p90 wall time of one apply.
  * Flags: --bases N (default 100), --seed N, --jobs N (concurrent edits, default 2),
  * --verbose (our refusals on stderr), --dump DIR (cases ours did not get right).
@@ -65,7 +72,8 @@ import type { SourceFile } from './patch/sources.js';
 import { gitApply, gitApplyLoose, gnuPatch, jsdiffFuzz, ours } from './patch/tools.js';
 import type { Tool } from './patch/tools.js';
 
-type Outcome = 'correct' | 'wrong' | 'refused' | 'corrupted';
+/** `skipped`: an answer in a format only ours reads. */
+type Outcome = 'correct' | 'wrong' | 'refused' | 'corrupted' | 'skipped';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -126,13 +134,17 @@ async function dump(c: BenchCase, tree: Map<string, string>): Promise<void> {
 async function runCase(c: BenchCase, tools: readonly Tool[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const [i, tool] of tools.entries()) {
+    if (c.format !== undefined && i > 0) {
+      outcomes.push('skipped');
+      continue;
+    }
     await time('reset', () => resetTree(c.scenario.dir, c.scenario.original));
     // Alone on the event loop: no other edit's synchronous spawn lands inside the timed run.
     const claimed = await exclusive(() =>
       time(tool.name, async () => {
         const t = performance.now();
         try {
-          return await tool.apply(c.scenario.dir, c.diff);
+          return await tool.apply(c.scenario.dir, c.diff, c.format);
         } finally {
           (applyMs[i] ??= []).push(performance.now() - t);
         }
@@ -233,8 +245,14 @@ async function main(): Promise<void> {
 
   const count = (rows: Outcome[][], t: number, o: Outcome): number =>
     rows.filter((r) => r[t] === o).length;
+  /** The rows a tool ran (ours reads every format, the others udiff only). */
+  const ran = (rows: Outcome[][], t: number): Outcome[][] => rows.filter((r) => r[t] !== 'skipped');
   const cell = (rows: Outcome[][], t: number): string =>
-    (['correct', 'wrong', 'refused', 'corrupted'] as const).map((o) => count(rows, t, o)).join('/');
+    rows.length > 0 && ran(rows, t).length === 0
+      ? '—'
+      : (['correct', 'wrong', 'refused', 'corrupted'] as const)
+          .map((o) => count(rows, t, o))
+          .join('/');
   const widths = [Math.max(...CLASSES.map((k) => k.length)) + 1, 6, ...toolNames.map(() => 17)];
   const row = (cells: string[]): string =>
     cells
@@ -251,7 +269,7 @@ async function main(): Promise<void> {
   }
   console.log(row(['all', String(all.length), ...toolNames.map((_, t) => cell(all, t))]));
   const pctOf = (rows: Outcome[][], t: number): string =>
-    ((100 * count(rows, t, 'correct')) / Math.max(1, rows.length)).toFixed(1);
+    ((100 * count(rows, t, 'correct')) / Math.max(1, ran(rows, t).length)).toFixed(1);
   console.log(row(['correct %', '', ...toolNames.map((_, t) => `${pctOf(all, t)}%`)]));
   const quantile = (t: number, q: number): number => {
     const xs = [...(applyMs[t] ?? [])].sort((a, b) => a - b);
@@ -286,7 +304,9 @@ async function main(): Promise<void> {
   const bad = (rows: Outcome[][], t: number): number =>
     count(rows, t, 'wrong') + count(rows, t, 'corrupted');
   const rightPct = (rows: Outcome[][], t: number): string =>
-    ((100 * (rows.length - bad(rows, t))) / Math.max(1, rows.length)).toFixed(1);
+    ran(rows, t).length === 0
+      ? '—'
+      : `${((100 * (ran(rows, t).length - bad(rows, t))) / ran(rows, t).length).toFixed(1)}%`;
   const refusalRows = Object.values(REFUSAL_FAMILIES).flat();
   console.log(
     `cut-off and lazy answers (${refusalRows.length} classes, refused counts as right): right % / wrong+corrupted`,
@@ -297,7 +317,7 @@ async function main(): Promise<void> {
       row([
         family,
         String(rows.length),
-        ...toolNames.map((_, t) => `${rightPct(rows, t)}% / ${bad(rows, t)}`),
+        ...toolNames.map((_, t) => `${rightPct(rows, t)} / ${bad(rows, t)}`),
       ]),
     );
   }
@@ -313,13 +333,19 @@ async function main(): Promise<void> {
     `new_wrong=${count(newRows, 0, 'wrong') + count(newRows, 0, 'corrupted')}`,
     `earlier_refused=${count(earlier, 0, 'refused')}`,
     ...Object.entries(REFUSAL_FAMILIES).flatMap(([f, ks]) => [
-      `${f}_right_pct=${rightPct(rowsOf(ks), 0)}`,
+      `${f}_right_pct=${rightPct(rowsOf(ks), 0).replace('%', '')}`,
       `${f}_wrong=${bad(rowsOf(ks), 0)}`,
-      `${f}_wrong_git=${bad(rowsOf(ks), 1)}`,
-      `${f}_wrong_patch=${bad(rowsOf(ks), 3)}`,
-      `${f}_wrong_jsdiff=${bad(rowsOf(ks), 4)}`,
+      ...(
+        [
+          ['git', 1],
+          ['patch', 3],
+          ['jsdiff', 4],
+        ] as const
+      )
+        .filter(([, t]) => ran(rowsOf(ks), t).length > 0)
+        .map(([name, t]) => `${f}_wrong_${name}=${bad(rowsOf(ks), t)}`),
     ]),
-    `ellipsis_comments_pct=${pctOf(rowsOf(KEPT_CLASSES), 0)}`,
+    ...KEPT_CLASSES.map((k) => `${k.replace(/-/g, '_')}_pct=${pctOf(rowsOf([k]), 0)}`),
     `ours_median_ms=${ms(quantile(0, 0.5))}`,
     `git_median_ms=${ms(quantile(1, 0.5))}`,
   ];

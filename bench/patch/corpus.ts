@@ -8,8 +8,10 @@ import { editNearRepeated, insertLookalike, insertStatement } from './edits.js';
 import { editOneFile, makeEdit, withTrailingWhitespace, withoutFinalNewline } from './variants.js';
 import type { Tree } from './variants.js';
 import { exclusive } from './gate.js';
+import type { EditFormat } from '../../src/config/repo-config.js';
 import { keptComments } from './kept-comments.js';
 import { refusalCases } from './refusal-cases.js';
+import { wholeFileCases } from './whole-file-answers.js';
 import type { Rng } from './prng.js';
 import { resetTree, run, writeTree } from './repo.js';
 import type { SourceFile } from './sources.js';
@@ -36,6 +38,8 @@ export interface BenchCase {
   ambiguous?: boolean;
   /** A cut-off or lazy answer: its author's tree cannot be written from it, so refusing is right. */
   refusalOk?: boolean;
+  /** An answer in another edit format than udiff: only ours reads it. */
+  format?: EditFormat;
 }
 
 export const BASE_CLASSES = [
@@ -87,10 +91,11 @@ export const REFUSAL_FAMILIES = {
     'cut-trailing-context',
   ],
   lazy: ['lazy-elision', 'lazy-elision+bare-headers'],
+  whole_file: ['fenced-cut', 'json-cut', 'fenced-lazy'],
 } as const;
 
 /** Real comments that look like placeholders, in a correct rewrite: must apply exactly. */
-export const KEPT_CLASSES = ['ellipsis-comments-kept'] as const;
+export const KEPT_CLASSES = ['ellipsis-comments-kept', 'fenced-kept'] as const;
 
 /** The classes before issue #33: their rows must stay as they were. */
 export const EARLIER_CLASSES: readonly string[] = [
@@ -362,5 +367,15 @@ export async function buildCases(
         expect: 'apply',
       });
   }
+  for (const w of wholeFileCases(edit.original, edit.intended, rng))
+    cases.push({
+      scenario: base,
+      klass: w.klass,
+      diff: w.diff,
+      intended: w.intended,
+      expect: 'apply',
+      format: w.format,
+      ...(w.refusalOk ? { refusalOk: true } : {}),
+    });
   return { scenarios, cases };
 }
