@@ -184,10 +184,11 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     passed: false,
     failure,
   });
-  /** A round refused before anything was written: reported, and the fixer's brief returned. */
+  /** A round refused before anything was written (`why`): reported, the fixer's brief returned. */
   const refusedAnswer = (
     brief: FailureBrief,
     round: number,
+    why: string,
   ): RoundVerdict<ValidationRun, FailureBrief> => {
     const what = brief.continuation ? 'cut off' : 'refused';
     ports.progress?.({
@@ -196,9 +197,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       message: `answer ${what} (${brief.code}); asking the fixer${brief.continuation ? ' for the rest' : ''}`,
     });
     if (round > 0)
-      after.push(
-        `repair ${round}: the answer was ${what} (${brief.code}): ${firstLine(brief.excerpt)}`,
-      );
+      after.push(`repair ${round}: the answer was ${what} (${brief.code}): ${firstLine(why)}`);
     return refused(brief);
   };
   /** Applies one round's answers and validates; returns the failure, or the passing run. */
@@ -208,8 +207,10 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   ): Promise<RoundVerdict<ValidationRun, FailureBrief>> => {
     // An answer the server says was cut off is never applied, however complete it looks.
     const cut = answers.findIndex((a) => a.truncated !== null);
-    if (cut >= 0)
-      return refusedAnswer(cutBrief(format, answers, cut, answers[cut]?.truncated ?? ''), round);
+    if (cut >= 0) {
+      const brief = cutBrief(format, answers, cut, answers[cut]?.truncated ?? '');
+      return refusedAnswer(brief, round, brief.excerpt);
+    }
     let applied: ApplyEditsResult;
     try {
       applied = await workspace.apply(
@@ -225,6 +226,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
           ? briefFromError(err)
           : cutBrief(format, answers, seen, 'the answer itself shows it', err),
         round,
+        err.message,
       );
     }
     notes.user.push(...applied.changeSet.notes.user);
