@@ -23,8 +23,23 @@ export interface ElidedCode {
 /** A removed line the new side may have rewritten: this similar, counted as kept. */
 const REWRITTEN = 0.6;
 
+/** A line without a trailing `//` or ` #` comment (outside quotes): a comment added to a line keeps it. */
+function withoutTrailingComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote !== undefined) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if ((c === '/' && line[i + 1] === '/') || (c === '#' && /\s/.test(line[i - 1] ?? '')))
+      return line.slice(0, i);
+  }
+  return line;
+}
+
 const collapse = (line: string): string =>
-  isEmptyBody(line) ? 'pass' : line.trim().replace(/\s+/g, ' ');
+  isEmptyBody(line) ? 'pass' : withoutTrailingComment(line).trim().replace(/\s+/g, ' ');
 
 /** Code whose loss matters: not blank, not a comment, not a placeholder. */
 const isCode = (line: string): boolean =>
@@ -79,14 +94,21 @@ function notKept(removed: readonly string[], added: readonly string[]): string[]
   return [...lost, ...unpaired(gapRemoved, gapAdded)];
 }
 
+/** Lines from `at` are unchanged blank lines followed by more changes. */
+function gapIsBlank(lines: readonly ChangeLine[], at: number): boolean {
+  let i = at;
+  while (lines[i]?.kind === ' ' && lines[i]?.text.trim() === '') i++;
+  return i > at && i < lines.length && lines[i]?.kind !== ' ';
+}
+
 /**
  * The first placeholder in `lines` (one hunk, or one changed region of a whole file) that stands
  * where real code is deleted: an added line that `isElisionMarker` accepts, in a run of changed
- * lines (between unchanged ones) whose removed lines hold code — not blank, not comments — that
- * the run's other added lines do not keep (in order; a run whose brackets no longer balance as
- * they did loses its lone braces too). Applying such a change would delete that code and
- * leave the comment. A placeholder-like comment in a run that removes nothing, or only lines it
- * keeps (a block re-indented or moved with its `# ...` comments), is an ordinary comment.
+ * lines (between unchanged lines that are not blank) whose removed lines hold code — not blank,
+ * not comments — that the run's other added lines do not keep (in order; a run whose brackets no
+ * longer balance as they did loses its lone braces too). Applying such a change would delete that
+ * code and leave the comment. A placeholder-like comment in a run that removes nothing, or only
+ * lines it keeps (a block re-indented or moved with its `# ...` comments), is an ordinary comment.
  */
 export function elidedCode(lines: readonly ChangeLine[]): ElidedCode | undefined {
   let start = 0;
@@ -95,8 +117,9 @@ export function elidedCode(lines: readonly ChangeLine[]): ElidedCode | undefined
       start++;
       continue;
     }
+    // A run of changes goes on across unchanged blank lines: a diff aligns blanks anywhere.
     let end = start;
-    while (end < lines.length && lines[end]?.kind !== ' ') end++;
+    while (end < lines.length && (lines[end]?.kind !== ' ' || gapIsBlank(lines, end))) end++;
     const run = lines.slice(start, end);
     const markerAt = run.findIndex((l) => l.kind === '+' && isElisionMarker(l.text));
     if (markerAt >= 0) {

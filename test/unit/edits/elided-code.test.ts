@@ -288,6 +288,28 @@ describe('a comment that looks like a placeholder', () => {
     expect(apply('jobs.ts', jobs, diff)).toContain('    list( // paged\n');
   });
 
+  it('passes in a rewrite that adds a comment to a closing brace (typescript-eslint shape)', () => {
+    const js = [
+      '        if (isCI) {',
+      "            return !process.argv.includes('--fix');",
+      '        }',
+      '    }',
+      '    return false;',
+      '',
+    ].join('\n');
+    const diff = udiff('inferSingleRun.js', [
+      "-            return !process.argv.includes('--fix');",
+      '-        }',
+      '-    }',
+      "+            return !process.argv.includes('--fix');",
+      '+        // TODO: ...',
+      '+        } // reviewed',
+      '+    }',
+      '     return false;',
+    ]);
+    expect(apply('inferSingleRun.js', js, diff)).toContain('        } // reviewed\n    }\n');
+  });
+
   it("passes in a rewrite of a doctest that keeps _pydecimal.py's `...` lines", () => {
     const doc = [
       '>>> getcontext().traps[DivisionByZero] = 1',

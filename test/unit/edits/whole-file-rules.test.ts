@@ -81,6 +81,17 @@ describe('whole-file formats', () => {
     },
   );
 
+  it('fenced-files: refuses a placeholder that a blank line the file keeps separates from the code it replaces', async () => {
+    // The blank line before `put` goes with the placeholder: a line diff keeps it between the two.
+    const lazy = FIXED.replace(
+      '        return value\n\n    def put(self, key, value):\n        self.items[key] = (value, time.time())\n',
+      '        return value\n    # ...\n',
+    );
+    const err = await refusal('fenced-files', fenced(lazy));
+    expect(err.message).toContain('`# ...`');
+    expect(err.message).toContain('        self.items[key] = (value, time.time())');
+  });
+
   it('edit-ops: refuses a replacement whose content elides what its target held', async () => {
     const text = JSON.stringify({
       operations: [
