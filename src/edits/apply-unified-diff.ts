@@ -2,7 +2,7 @@ import { AutofixError } from '../errors.js';
 import { joinLines } from './join-lines.js';
 import type { OutputLine } from './join-lines.js';
 import { describeHunkProblem } from './describe-hunk-problem.js';
-import { elidedCode } from './elided-code.js';
+import { changesBalance, elidedCode } from './elided-code.js';
 import type { HunkProblem } from './hunk-problem.js';
 import { lastHunkCut } from './last-hunk-cut.js';
 import type { AnswerEnding } from './last-hunk-cut.js';
@@ -51,8 +51,9 @@ function findProblems(
   ending: AnswerEnding | undefined,
 ): { placed: ReturnType<typeof placeHunks>; problems: HunkProblem[] } {
   const placed = placeHunks(norm, hunks.map(prepareHunk));
+  const unbalanced = changesBalance(hunks.flatMap((h) => h.lines));
   const problems: HunkProblem[] = hunks.flatMap((h, hunk) => {
-    const elided = elidedCode(h.lines);
+    const elided = elidedCode(h.lines, { unbalanced });
     if (!elided) return [];
     const { marker, index: at, lost } = elided;
     return [{ hunk, kind: 'elided' as const, marker, at, lost }];

@@ -1,11 +1,12 @@
 /**
  * The text of a comment-only line, in any common comment syntax (`#`, `//`, `--`, `;`, `%`,
  * `/* … *\/`, a ` * ` continuation, `<!-- … -->`, JSX's `{/* … *\/}`), or undefined when the
- * line holds code. C preprocessor lines and Rust attributes start with `#` but are code. Used to
+ * line holds code. C preprocessor lines (`#include`, `#if`: no space after `#`, unlike a
+ * Python comment that starts with "if") and Rust attributes start with `#` but are code. Used to
  * tell a placeholder comment from code, and code from comments, in any language a repository uses.
  */
 const DIRECTIVE =
-  /^#\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|error|warning|line|import|region|endregion)\b|^#[![]/;
+  /^#(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|error|warning|line|import|region|endregion)\b|^#[![]/;
 
 const FORMS: readonly RegExp[] = [
   /^\{\/\*(.*?)\*\/\}$/,

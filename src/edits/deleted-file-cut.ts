@@ -4,7 +4,7 @@ import { splitLines } from './split-lines.js';
 
 /**
  * Why a file deletion whose hunks end the answer looks cut off, or undefined: its removed lines
- * stop before the end of the file. (The file would be deleted all the same, but whatever the
+ * stop before the end of the file, or its last one in the middle of the line. (The file would be deleted all the same, but whatever the
  * answer was going to say after it is lost.)
  */
 export function deletedFileCut(
@@ -13,9 +13,13 @@ export function deletedFileCut(
   ending: AnswerEnding | undefined,
 ): string | undefined {
   if (!ending || !hunks.includes(ending.hunk)) return undefined;
-  const removed = hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === '-').length, 0);
-  const total = splitLines(before).lines.length;
-  return removed < total
-    ? `it deletes the file, but its removed lines stop after ${removed} of the file's ${total} lines`
+  const removed = hunks.flatMap((h) => h.lines.filter((l) => l.kind === '-').map((l) => l.text));
+  const file = splitLines(before).lines;
+  if (removed.length < file.length)
+    return `it deletes the file, but its removed lines stop after ${removed.length} of the file's ${file.length} lines`;
+  const last = removed[removed.length - 1]?.trimEnd() ?? '';
+  const there = file[removed.length - 1]?.trimEnd() ?? '';
+  return ending.endsMidLine && there !== last && there.startsWith(last)
+    ? 'it deletes the file, but its last removed line stops in the middle of the line'
     : undefined;
 }

@@ -94,6 +94,19 @@ function notKept(removed: readonly string[], added: readonly string[]): string[]
   return [...lost, ...unpaired(gapRemoved, gapAdded)];
 }
 
+/** A line of nothing but closing or opening brackets and punctuation (`}`, `});`, `]`). */
+const isBrace = (line: string): boolean => /^[\s{}()[\];,]*[{}()[\]][\s{}()[\];,]*$/.test(line);
+
+/**
+ * Whether a change alters the bracket balance of its file: the removed and the added lines open
+ * and close brackets differently (`scan-code.ts`). Pass the result to `elidedCode`.
+ */
+export function changesBalance(lines: readonly ChangeLine[]): boolean {
+  const side = (kind: '-' | '+'): string[] =>
+    lines.filter((l) => l.kind === kind).map((l) => l.text);
+  return scanCode(side('-')).brackets !== scanCode(side('+')).brackets;
+}
+
 /** Lines from `at` are unchanged blank lines followed by more changes. */
 function gapIsBlank(lines: readonly ChangeLine[], at: number): boolean {
   let i = at;
@@ -105,12 +118,16 @@ function gapIsBlank(lines: readonly ChangeLine[], at: number): boolean {
  * The first placeholder in `lines` (one hunk, or one changed region of a whole file) that stands
  * where real code is deleted: an added line that `isElisionMarker` accepts, in a run of changed
  * lines (between unchanged lines that are not blank) whose removed lines hold code — not blank,
- * not comments — that the run's other added lines do not keep (in order; a run whose brackets no
- * longer balance as they did loses its lone braces too). Applying such a change would delete that
- * code and leave the comment. A placeholder-like comment in a run that removes nothing, or only
- * lines it keeps (a block re-indented or moved with its `# ...` comments), is an ordinary comment.
+ * not comments — that the run's other added lines do not keep (in order; and when the change
+ * leaves its file's brackets unbalanced (`unbalanced`), a lone brace the placeholder stands for).
+ * Applying such a change would delete that code and leave the comment. A placeholder-like
+ * comment in a run that removes nothing, or only lines it keeps (a block re-indented or moved
+ * with its `# ...` comments), is an ordinary comment.
  */
-export function elidedCode(lines: readonly ChangeLine[]): ElidedCode | undefined {
+export function elidedCode(
+  lines: readonly ChangeLine[],
+  options: { unbalanced?: boolean } = {},
+): ElidedCode | undefined {
   let start = 0;
   while (start < lines.length) {
     if (lines[start]?.kind === ' ') {
@@ -128,9 +145,13 @@ export function elidedCode(lines: readonly ChangeLine[]): ElidedCode | undefined
         .filter((l) => l.kind === '+' && (isCode(l.text) || isEmptyBody(l.text)))
         .map((l) => l.text);
       const lost = notKept(removed, added);
-      // Braces kept by the new code's own braces are still lost when the balance changes.
-      if (lost.length === 0 && scanCode(removed).brackets !== scanCode(added).brackets)
-        lost.push(...removed.filter((l) => !/[\p{L}\p{N}]/u.test(l)));
+      // A lone brace the new code's braces seem to keep is lost all the same when the change
+      // leaves the file's brackets unbalanced: the run's removed brace, or the one after it
+      // that a line diff matched to the new code's.
+      if (lost.length === 0 && options.unbalanced) {
+        const braces = [...removed, lines[end]?.text ?? ''].filter(isBrace);
+        lost.push(...braces.slice(0, 1));
+      }
       if (lost.length > 0)
         return { marker: run[markerAt]?.text ?? '', index: start + markerAt, lost };
     }

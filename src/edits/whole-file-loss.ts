@@ -1,6 +1,6 @@
 import { diffArrays } from 'diff';
 import type { ChangeLine } from './elided-code.js';
-import { elidedCode } from './elided-code.js';
+import { changesBalance, elidedCode } from './elided-code.js';
 import { openAtEnd } from './open-at-end.js';
 
 /** Code a whole new version of a file would lose: a placeholder, or a tail that never came. */
@@ -61,7 +61,7 @@ function tailCut(before: string, after: string, lines: readonly ChangeLine[]): s
  */
 export function wholeFileLoss(before: string, after: string): WholeFileLoss | undefined {
   const lines = changeLines(linesOf(before), linesOf(after));
-  const elided = elidedCode(lines);
+  const elided = elidedCode(lines, { unbalanced: changesBalance(lines) });
   const newLine = (index: number): number =>
     lines.slice(0, index + 1).filter((l) => l.kind !== '-').length;
   if (elided)

@@ -159,6 +159,22 @@ describe('a cut-off udiff answer', () => {
     expect(cutOf(err)?.path).toBe('requests/old.py');
   });
 
+  it('is refused when a deletion stops in the middle of its last line', async () => {
+    const text = [
+      '--- a/requests/old.py',
+      '+++ /dev/null',
+      '@@ -1,6 +0,0 @@',
+      '-def legacy():',
+      '-    return 1',
+      '-',
+      '-',
+      '-def older():',
+      '-    retu',
+    ].join('\n');
+    const err = await refusal(text);
+    expect(err.message).toContain('its last removed line stops in the middle of the line');
+  });
+
   it('is refused when a new file stops mid-line inside an open bracket', async () => {
     const text = [
       '--- /dev/null',

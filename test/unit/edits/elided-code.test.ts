@@ -219,6 +219,29 @@ describe('a comment that looks like a placeholder', () => {
     expect(apply('net/retry.py', RETRY, diff)).toContain('            # TODO: ...\n');
   });
 
+  it("passes where it stands only for comments (chardet's `# if we didn't receive …`)", () => {
+    const py = [
+      '    def get_confidence(self) -> float:',
+      "        # if we didn't receive any character in our consideration range,",
+      '        # return negative answer',
+      '        if self._total_chars <= 0:',
+      '            return self.SURE_NO',
+      '',
+    ].join('\n');
+    const diff = udiff('chardistribution.py', [
+      '     def get_confidence(self) -> float:',
+      "-        # if we didn't receive any character in our consideration range,",
+      '-        # return negative answer',
+      '-        if self._total_chars <= 0:',
+      '+        # ...',
+      '+        if self._total_chars <= 9:',
+      '             return self.SURE_NO',
+    ]);
+    expect(apply('chardistribution.py', py, diff)).toContain(
+      '        # ...\n        if self._total_chars <= 9:',
+    );
+  });
+
   it('passes as a pure insertion: `// TODO: ...`', () => {
     const diff = udiff('src/router.js', [
       '   handler(req, res);',

@@ -92,6 +92,29 @@ describe('whole-file formats', () => {
     expect(err.message).toContain('        self.items[key] = (value, time.time())');
   });
 
+  it("fenced-files: refuses a placeholder for a closing brace that a line diff pairs with the new code's", async () => {
+    const visit = [
+      'function visit(item, path) {',
+      '    const ctrl = callVisitor(item, path);',
+      "    return typeof ctrl === 'function' ? ctrl(item, path) : ctrl;",
+      '}',
+      '',
+      'exports.visit = visit;',
+      '',
+    ].join('\n');
+    const lazy = visit.replace(
+      '}\n',
+      "// ... rest of the file unchanged ...\nfunction cacheRef(input) {\n  if (input === undefined) {\n    return 'payload';\n  }\n  return String(input);\n}\n",
+    );
+    const read = (path: string) => Promise.resolve(path === 'cst-visit.js' ? visit : undefined);
+    const err = await parseEdits('fenced-files', `^^^cst-visit.js\n${lazy}^^^end\n`, read).then(
+      () => undefined,
+      (e: unknown) => e as AutofixError,
+    );
+    expect(err?.message).toContain('`// ... rest of the file unchanged ...`');
+    expect(err?.message).toContain('which your version does not keep:\n    }');
+  });
+
   it('edit-ops: refuses a replacement whose content elides what its target held', async () => {
     const text = JSON.stringify({
       operations: [
