@@ -14,6 +14,8 @@ export interface LastHunkFacts {
   open: boolean;
   /** Its last line, unchanged, stops where the file's line goes on (it was cut mid-line). */
   partialLine: boolean;
+  /** Its last line is an added line of nothing but indentation. */
+  lastBlank: boolean;
 }
 
 const KIND = { '-': 'a removed ("-")', '+': 'an added ("+")', ' ': 'an unchanged' } as const;
@@ -27,12 +29,35 @@ const KIND = { '-': 'a removed ("-")', '+': 'an added ("+")', ' ': 'an unchanged
  * keeps elsewhere and the file has them. At the end of
  * the file a hunk may end with its change; there it is cut when its last changed lines only
  * remove (a replacement that never came: deleting the file's last lines needs counts that add
- * up), or when its last line stops inside a bracket, string or comment. (Counts that fall short
- * are no evidence there on their own: models often miscount a hunk they wrote in full.)
+ * up), or when the answer stops mid-line inside a bracket, string or comment, after nothing but
+ * indentation, or short of what its header counts. (Counts that fall short are no evidence there
+ * on their own: models often miscount a hunk they wrote in full.)
  */
+/** At the end of the file a hunk may end with its change; these say it was cut there all the same. */
+function cutAtEnd(facts: LastHunkFacts, ending: string): string | undefined {
+  const { shape } = facts;
+  if (shape.trail > 0) return undefined;
+  if (shape.endsRemovingOnly)
+    return (
+      'it ends with removed lines that nothing replaces, at the end of the file (to delete ' +
+      'the last lines of a file, give the hunk numbered counts that add up)'
+    );
+  if (!facts.endsMidLine) return undefined;
+  if (facts.open)
+    return `it ends in the middle of ${ending} line, inside an open bracket, string or comment`;
+  if (facts.lastBlank) return 'it stops after the indentation of its last added line';
+  return shape.countsShort
+    ? `it stops in the middle of ${ending} line, and its header promises more lines than arrived`
+    : undefined;
+}
+
 export function cutHunkReason(facts: LastHunkFacts): string | undefined {
   const { shape } = facts;
-  if (shape.countsExact) return undefined;
+  // Counts that add up make a hunk complete, unless its last line stops at its indentation.
+  if (shape.countsExact)
+    return facts.endsMidLine && facts.lastBlank
+      ? 'it stops after the indentation of its last added line'
+      : undefined;
   if (shape.changes === 0)
     return 'it has no added or removed line: the answer stops before the change';
   const ending = KIND[shape.lastKind ?? ' '];
@@ -44,17 +69,7 @@ export function cutHunkReason(facts: LastHunkFacts): string | undefined {
   // Whatever followed a half-written line is lost, changes included.
   if (facts.partialLine) return 'it stops in the middle of an unchanged line';
   const short = shape.countsShort ? '; its header promises more lines than arrived' : '';
-  if (after === 0) {
-    if (shape.trail > 0) return undefined;
-    if (shape.endsRemovingOnly)
-      return (
-        'it ends with removed lines that nothing replaces, at the end of the file (to delete ' +
-        'the last lines of a file, give the hunk numbered counts that add up)'
-      );
-    return facts.endsMidLine && facts.open
-      ? `it ends in the middle of ${ending} line, inside an open bracket, string or comment`
-      : undefined;
-  }
+  if (after === 0) return cutAtEnd(facts, ending);
   if (shape.trail === 0)
     return `it ends with ${ending} line while the file goes on after it (no unchanged line follows the change)${short}`;
   const available = after + shape.trail;

@@ -6,6 +6,16 @@ import type { NormLine } from './normalize-line.js';
 import type { Hunk } from './parse-unified-diff.js';
 import type { Placement } from './place-hunks.js';
 
+/**
+ * Whether an unchanged line the answer stops in is the start of the file's line there: its
+ * text, or only its indentation, where the file's line goes on.
+ */
+function cutShort(written: string, there: string | undefined): boolean {
+  if (there === undefined || there.trim() === '') return false;
+  const start = written.trim() === '' ? written : written.trimEnd();
+  return start.length > 0 && there.length > start.length && there.startsWith(start);
+}
+
 /** How an answer's text ends, for the file that holds its last hunk. */
 export interface AnswerEnding {
   /** The last hunk of the whole answer (in the order written). */
@@ -65,13 +75,8 @@ export function lastHunkCut(
       lines.filter((l) => l.kind === '+').map((l) => l.text),
       lines.filter((l) => l.kind === '-').map((l) => l.text),
     ),
-    partialLine:
-      ending.endsMidLine &&
-      last?.kind === ' ' &&
-      there !== undefined &&
-      written.trim() !== '' &&
-      there.length > written.length &&
-      there.startsWith(written),
+    partialLine: ending.endsMidLine && last?.kind === ' ' && cutShort(last.text, there),
+    lastBlank: last?.kind === '+' && written.trim() === '',
   });
   return why === undefined ? undefined : { hunk: index, kind: 'cut', why };
 }

@@ -115,6 +115,32 @@ describe('a cut-off udiff answer', () => {
     expect(err.message).toContain('+        method = to_native_');
   });
 
+  it.each([
+    ['after the indentation of its last added line', '@@ @@', '+        '],
+    [
+      'after the indentation of its last added line, counts adding up',
+      '@@ -25,3 +25,4 @@',
+      '+        ',
+    ],
+    [
+      'mid-line, short of what its header counts',
+      '@@ -25,3 +25,5 @@',
+      '+        return self.adapter.se',
+    ],
+  ])('is refused at the end of the file when it stops %s', async (_, header, last) => {
+    const text = [
+      ...HEAD,
+      header,
+      '         if self.trust_env:',
+      '             request.headers.update(self.headers)',
+      '-        return self.adapter.send(request)',
+      '+        response = self.adapter.send(request)',
+      last,
+    ].join('\n');
+    const err = await refusal(text);
+    expect(err.message).toContain('looks cut off');
+  });
+
   it('is refused when fewer unchanged lines follow the change than it keeps before it', async () => {
     const err = await refusal(diff('@@ @@', HUNK.slice(0, 7)));
     expect(err.message).toContain(
@@ -125,6 +151,11 @@ describe('a cut-off udiff answer', () => {
   it('is refused when it stops in the middle of an unchanged line, however much context came before', async () => {
     const text = diff('@@ @@', [...HUNK, '             params=par'], '');
     const err = await refusal(text);
+    expect(err.message).toContain('it stops in the middle of an unchanged line');
+  });
+
+  it('is refused when it stops after the indentation of an unchanged line', async () => {
+    const err = await refusal(diff('@@ @@', [...HUNK, '        '], ''));
     expect(err.message).toContain('it stops in the middle of an unchanged line');
   });
 
