@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as D from './damage.js';
 import { cloneDiff, formatGitDiff, parseGitDiff } from './diff-model.js';
 import type { DiffFile } from './diff-model.js';
@@ -8,6 +8,10 @@ import { editNearRepeated, insertLookalike, insertStatement } from './edits.js';
 import { editOneFile, makeEdit, withTrailingWhitespace, withoutFinalNewline } from './variants.js';
 import type { Tree } from './variants.js';
 import { exclusive } from './gate.js';
+import type { EditFormat } from '../../src/config/repo-config.js';
+import { keptComments } from './kept-comments.js';
+import { refusalCases } from './refusal-cases.js';
+import { wholeFileCases } from './whole-file-answers.js';
 import type { Rng } from './prng.js';
 import { resetTree, run, writeTree } from './repo.js';
 import type { SourceFile } from './sources.js';
@@ -32,6 +36,10 @@ export interface BenchCase {
   expect: 'apply' | 'already-applied';
   /** one-line-context-repeated: some hunk's old side occurs more than once in its file. */
   ambiguous?: boolean;
+  /** A cut-off or lazy answer: its author's tree cannot be written from it, so refusing is right. */
+  refusalOk?: boolean;
+  /** An answer in another edit format than udiff: only ours reads it. */
+  format?: EditFormat;
 }
 
 export const BASE_CLASSES = [
@@ -71,7 +79,35 @@ export const NEW_FAMILIES = {
   combined_new: ['combined-new'],
 } as const;
 
-export const CLASSES: readonly string[] = [...BASE_CLASSES, ...Object.values(NEW_FAMILIES).flat()];
+/** Cut-off and lazy answers (issue #33): a refusal counts as right (a SUMMARY key each). */
+export const REFUSAL_FAMILIES = {
+  cut: [
+    'cut-after-removed',
+    'cut-after-removed+bare-headers',
+    'cut-mid-added',
+    'cut-mid-added+bare-headers',
+    'cut-mid-hunk',
+    'cut-mid-hunk+bare-headers',
+    'cut-trailing-context',
+  ],
+  lazy: ['lazy-elision', 'lazy-elision+bare-headers'],
+  whole_file: ['fenced-cut', 'json-cut', 'fenced-lazy'],
+} as const;
+
+/** Real comments that look like placeholders, in a correct rewrite: must apply exactly. */
+export const KEPT_CLASSES = ['ellipsis-comments-kept', 'fenced-kept'] as const;
+
+/** The classes before issue #33: their rows must stay as they were. */
+export const EARLIER_CLASSES: readonly string[] = [
+  ...BASE_CLASSES,
+  ...Object.values(NEW_FAMILIES).flat(),
+];
+
+export const CLASSES: readonly string[] = [
+  ...EARLIER_CLASSES,
+  ...Object.values(REFUSAL_FAMILIES).flat(),
+  ...KEPT_CLASSES,
+];
 
 const GIT = [
   '-c',
@@ -166,6 +202,7 @@ export async function buildCases(
   rng: Rng,
   pool: SourceFile[],
   idx: number,
+  keptSource?: SourceFile,
 ): Promise<{ scenarios: Scenario[]; cases: BenchCase[] } | undefined> {
   const edit = makeEdit(rng, pool, idx);
   if (!edit) return undefined;
@@ -307,5 +344,38 @@ export async function buildCases(
     .slice(0, rng.int(1, 2))
     .map(([, d]) => d);
   add('combined-new', render(mixBase, rng, [first, ...more]), true);
+  // Issue #33, drawn last: cut-off and lazy answers, and placeholder-like comments kept.
+  for (const later of refusalCases(gold, edit.original, rng))
+    cases.push({
+      ...later,
+      scenario: base,
+      intended: edit.intended,
+      expect: 'apply',
+      refusalOk: true,
+    });
+  if (keptSource) {
+    const keptFile = `src/m${idx}/kept-${basename(keptSource.origin)}`;
+    const keptScenario = await makeScenario(`${idx}-kept`, new Map([[keptFile, keptSource.text]]));
+    scenarios.push(keptScenario);
+    const kept = keptComments(keptScenario.original, rng);
+    if (kept)
+      cases.push({
+        scenario: keptScenario,
+        klass: 'ellipsis-comments-kept',
+        diff: kept.diff,
+        intended: kept.intended,
+        expect: 'apply',
+      });
+  }
+  for (const w of wholeFileCases(edit.original, edit.intended, rng))
+    cases.push({
+      scenario: base,
+      klass: w.klass,
+      diff: w.diff,
+      intended: w.intended,
+      expect: 'apply',
+      format: w.format,
+      ...(w.refusalOk ? { refusalOk: true } : {}),
+    });
   return { scenarios, cases };
 }

@@ -1,24 +1,25 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
+import type { EditFormat } from '../../src/config/repo-config.js';
 import { applyEdits } from '../../src/edits/index.js';
 import { gitApplyCheck } from '../../src/git/apply-check.js';
 import { checkIgnore } from '../../src/git/check-ignore.js';
 import { run } from './repo.js';
 
-/** An applier under test: true when it claims success. */
+/** An applier under test: true when it claims success. Only ours reads formats other than udiff. */
 export interface Tool {
   name: string;
-  apply(dir: string, diff: string): Promise<boolean>;
+  apply(dir: string, diff: string, format?: EditFormat): Promise<boolean>;
 }
 
 export const ours = (onError?: (err: unknown) => void): Tool => ({
   name: 'ours',
-  apply: async (dir, diff) => {
+  apply: async (dir, diff, format = 'udiff') => {
     try {
       await applyEdits({
         repoDir: dir,
-        format: 'udiff',
+        format,
         text: diff,
         isIgnored: (p) => checkIgnore(dir, p),
         checkDiff: gitApplyCheck,

@@ -2,8 +2,13 @@ import { AutofixError } from '../errors.js';
 import { joinLines } from './join-lines.js';
 import type { OutputLine } from './join-lines.js';
 import { describeHunkProblem } from './describe-hunk-problem.js';
+import { changesBalance, elidedCode } from './elided-code.js';
+import type { HunkProblem } from './hunk-problem.js';
+import { lastHunkCut } from './last-hunk-cut.js';
+import type { AnswerEnding } from './last-hunk-cut.js';
 import type { MatchLevel } from './match-level.js';
 import { normalizeLine } from './normalize-line.js';
+import type { NormLine } from './normalize-line.js';
 import type { Hunk, HunkLine } from './parse-unified-diff.js';
 import { alreadyInserted } from './already-inserted.js';
 import { reindentHunk } from './reindent.js';
@@ -36,20 +41,46 @@ function matchKind(levels: readonly MatchLevel[]): HunkReport['match'] {
 }
 
 /**
+ * The problems found before any hunk is written: placeholders standing for deleted code
+ * (`elided-code.ts`), where each hunk goes, and whether the answer's last hunk, when it is in this
+ * file, was cut off (`last-hunk-cut.ts`; a cut explains its placement problems, so it replaces them).
+ */
+function findProblems(
+  norm: readonly NormLine[],
+  hunks: readonly Hunk[],
+  ending: AnswerEnding | undefined,
+): { placed: ReturnType<typeof placeHunks>; problems: HunkProblem[] } {
+  const placed = placeHunks(norm, hunks.map(prepareHunk));
+  const unbalanced = changesBalance(hunks.flatMap((h) => h.lines));
+  const problems: HunkProblem[] = hunks.flatMap((h, hunk) => {
+    const elided = elidedCode(h.lines, { unbalanced });
+    if (!elided) return [];
+    const { marker, index: at, lost } = elided;
+    return [{ hunk, kind: 'elided' as const, marker, at, lost }];
+  });
+  const cut = ending ? lastHunkCut(hunks, placed.placements, norm, ending) : undefined;
+  problems.push(...placed.problems.filter((p) => p.hunk !== cut?.hunk));
+  if (cut) problems.push(cut);
+  return { placed, problems };
+}
+
+/**
  * The tolerant unified-diff engine (pure): places every hunk in the file text and returns the new
  * text. Only `-` and `+` lines change the file; context lines, line endings and the final-newline
  * convention stay the file's own. Refuses with INVALID_DIFF, naming the file and quoting the
- * unplaced lines, when any hunk matches nowhere, in several places, or overlaps another hunk.
+ * unplaced lines, when any hunk matches nowhere, in several places, or overlaps another hunk; when
+ * a hunk replaces real code with a placeholder (`# ... existing code ...`); and, given how the
+ * answer ends (`ending`), when its last hunk is in this file and was cut off.
  */
 export function applyUnifiedDiff(
   path: string,
   before: string,
   hunks: readonly Hunk[],
+  ending?: AnswerEnding,
 ): { after: string; hunks: HunkReport[] } {
   const file = splitLines(before);
   const norm = file.lines.map(normalizeLine);
-  const placed = placeHunks(norm, hunks.map(prepareHunk));
-  const problems = [...placed.problems];
+  const { placed, problems } = findProblems(norm, hunks, ending);
   const written = new Map<number, { lines: readonly HunkLine[]; shift?: string }>();
   if (problems.length === 0) {
     for (const p of placed.placements) {

@@ -2,14 +2,27 @@ import { SAME_LINE_MAX, matchLevel } from './match-level.js';
 import type { NormLine } from './normalize-line.js';
 import { normalizeLine } from './normalize-line.js';
 import type { Hunk } from './parse-unified-diff.js';
-import type { PlacementProblem } from './place-hunks.js';
+import type { HunkProblem } from './hunk-problem.js';
 
 const MAX_QUOTED = 12;
 
-function quoteHunk(hunk: Hunk, only?: (kind: string) => boolean): string {
+function quoteHunk(hunk: Hunk, only?: (kind: string) => boolean, tail = false): string {
   const lines = hunk.lines.filter((l) => !l.optional && (!only || only(l.kind)));
-  const shown = lines.slice(0, MAX_QUOTED).map((l) => `    ${l.kind}${l.text}`);
-  if (lines.length > MAX_QUOTED) shown.push(`    … (${lines.length - MAX_QUOTED} more lines)`);
+  const quote = (ls: typeof lines): string[] => ls.map((l) => `    ${l.kind}${l.text}`);
+  if (lines.length <= MAX_QUOTED) return quote(lines).join('\n');
+  const more = `    … (${lines.length - MAX_QUOTED} more lines)`;
+  return (
+    tail ? [more, ...quote(lines.slice(-MAX_QUOTED))] : [...quote(lines.slice(0, MAX_QUOTED)), more]
+  ).join('\n');
+}
+
+/** Up to MAX_QUOTED lines of the hunk around line `at`. */
+function quoteAround(hunk: Hunk, at: number): string {
+  const from = Math.max(0, Math.min(at - 8, hunk.lines.length - MAX_QUOTED));
+  const shown = hunk.lines.slice(from, from + MAX_QUOTED).map((l) => `    ${l.kind}${l.text}`);
+  if (from > 0) shown.unshift(`    … (${from} lines before)`);
+  const after = hunk.lines.length - from - MAX_QUOTED;
+  if (after > 0) shown.push(`    … (${after} more lines)`);
   return shown.join('\n');
 }
 
@@ -57,13 +70,31 @@ function alreadyApplied(file: readonly NormLine[], hunk: Hunk): number | undefin
 export function describeHunkProblem(
   path: string,
   hunks: readonly Hunk[],
-  problem: PlacementProblem,
+  problem: HunkProblem,
   file: readonly NormLine[],
 ): string {
   const hunk = hunks[problem.hunk];
   if (!hunk) return `${path}: hunk ${problem.hunk + 1} is missing`;
   const name = `${path}: hunk ${problem.hunk + 1} (\`${hunk.header}\`)`;
   switch (problem.kind) {
+    case 'elided':
+      return (
+        `${name} replaces real code with a placeholder: the added line \`${problem.marker.trim()}\` stands where the hunk removes code that its new side does not keep:\n` +
+        `${quoteAround(hunk, problem.at)}\n` +
+        `Applying it would delete these lines and leave the comment:\n${problem.lost
+          .slice(0, MAX_QUOTED)
+          .map((l) => `    -${l}`)
+          .join(
+            '\n',
+          )}${problem.lost.length > MAX_QUOTED ? `\n    … (${problem.lost.length - MAX_QUOTED} more lines)` : ''}\n` +
+        'Write out every line the new version keeps (no "..." or "existing code" placeholders in added lines), or leave those lines out of the hunk as unchanged context.'
+      );
+    case 'cut':
+      return (
+        `${name} looks cut off: ${problem.why}. The answer ends inside this hunk (line ${hunk.diffLine} of your answer is its header):\n` +
+        `${quoteHunk(hunk, undefined, true)}\n` +
+        'Your answer was probably cut off at the output limit, so nothing was written. Send this hunk again complete, with 3 unchanged lines after its last change, and every hunk that should follow it.'
+      );
     case 'ambiguous': {
       const lines = problem.positions.slice(0, 6).map((p) => p + 1);
       return (

@@ -42,3 +42,6 @@ export {
 export type { PathPolicy, PathPolicyOptions } from './path-policy.js';
 export { renderDiff } from './render-diff.js';
 export type { FileReport, ParsedEdits, ReadFile } from './types.js';
+export { locateCut } from './locate-cut.js';
+export type { CutPoint } from './locate-cut.js';
+export type { AnswerCut } from './types.js';

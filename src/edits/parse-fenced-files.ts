@@ -1,7 +1,7 @@
 import type { FileChange } from '../contracts.js';
 import { AutofixError } from '../errors.js';
 import { cleanPath } from './clean-path.js';
-import type { ParsedEdits } from './types.js';
+import type { AnswerCut, ParsedEdits } from './types.js';
 
 /** A block found by one pass: its kind, first and last line (1-based), and body lines. */
 interface Block {
@@ -15,6 +15,10 @@ interface Block {
 }
 
 const NOTE_KINDS = ['&&&', '%%%', '$$$'] as const;
+
+/** What an unclosed block at the end of an answer means. */
+const CUT =
+  'the answer ends inside it, so it looks cut off (at the output limit); send it again complete, with its closing line';
 const esc = (s: string): string => s.replace(/[$^]/g, (c) => `\\${c}`);
 
 /** One pass for a note kind (`&&&start` … `&&&end`); every other syntax is ignored. */
@@ -22,6 +26,7 @@ function notePass(
   lines: readonly string[],
   kind: (typeof NOTE_KINDS)[number],
   errors: string[],
+  cuts: AnswerCut[],
 ): Block[] {
   const start = new RegExp(`^\\s*${esc(kind)}\\s*start\\s*$`, 'i');
   const end = new RegExp(`^\\s*${esc(kind)}\\s*end\\s*$`, 'i');
@@ -42,13 +47,18 @@ function notePass(
       }
     } else if (open) open.body.push(line);
   });
-  if (open)
-    errors.push(`\`${kind}start\` at line ${open.start} is never closed with \`${kind}end\``);
+  if (open) {
+    const why = `the answer ends inside the \`${kind}start\` block opened at line ${open.start}`;
+    errors.push(
+      `\`${kind}start\` at line ${open.start} is never closed with \`${kind}end\`: ${CUT}`,
+    );
+    cuts.push({ line: open.start, why });
+  }
   return blocks;
 }
 
 /** The file pass: `^^^path` … `^^^end` (new content) or `^^^path` + `^^^delete`. */
-function filePass(lines: readonly string[], errors: string[]): Block[] {
+function filePass(lines: readonly string[], errors: string[], cuts: AnswerCut[]): Block[] {
   const marker = /^\s*\^\^\^\s*(.*?)\s*$/;
   const blocks: Block[] = [];
   let open: Block | undefined;
@@ -77,10 +87,16 @@ function filePass(lines: readonly string[], errors: string[]): Block[] {
       open = { kind: '^^^', start: i + 1, end: i + 1, body: [], path: cleanPath(m[1] ?? '') };
     }
   });
-  if (open)
+  if (open) {
     errors.push(
-      `the block for \`${open.path}\` at line ${open.start} is never closed with \`^^^end\``,
+      `the block for \`${open.path}\` at line ${open.start} is never closed with \`^^^end\`: ${CUT}`,
     );
+    cuts.push({
+      ...(open.path === undefined ? {} : { path: open.path }),
+      line: open.start,
+      why: `the answer ends inside the block for \`${open.path}\` opened at line ${open.start}`,
+    });
+  }
   return blocks;
 }
 
@@ -107,8 +123,9 @@ const REMINDER =
 export function parseFencedFiles(text: string): ParsedEdits {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const errors: string[] = [];
-  const files = filePass(lines, errors);
-  const notes = NOTE_KINDS.flatMap((kind) => notePass(lines, kind, errors));
+  const cuts: AnswerCut[] = [];
+  const files = filePass(lines, errors, cuts);
+  const notes = NOTE_KINDS.flatMap((kind) => notePass(lines, kind, errors, cuts));
   const all = [...files, ...notes].sort((a, b) => a.start - b.start);
   for (let i = 0; i < all.length; i++) {
     for (let j = i + 1; j < all.length; j++) {
@@ -141,11 +158,13 @@ export function parseFencedFiles(text: string): ParsedEdits {
     errors.push(
       'the answer has no file blocks and no `$$$` block; send the changed files, or `$$$start`/`$$$end` if no change is needed',
     );
+  // The block opened last is where the answer stops.
+  const cut = cuts.sort((a, b) => (b.line ?? 0) - (a.line ?? 0))[0];
   if (errors.length > 0)
     throw new AutofixError(
       'LLM_OUTPUT_INVALID',
       `Your answer could not be parsed; nothing was written.\n${errors.map((e) => `- ${e}`).join('\n')}\n${REMINDER}`,
-      { details: { errors } },
+      { details: { errors, ...(cut ? { cut } : {}) } },
     );
 
   const changes: FileChange[] = files.map((f) => {

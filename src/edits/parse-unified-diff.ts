@@ -166,6 +166,9 @@ function finishHunk(hunk: Hunk): void {
 
 export function parseUnifiedDiff(text: string): FilePatch[] {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  // The newline that ends the last line starts no line of its own: read as a blank context line,
+  // it would look like trailing context the answer never sent (and hide that it was cut off).
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const ahead = hunkLinesAhead(lines);
   const patches: FilePatch[] = [];
   let patch: FilePatch | undefined;

@@ -27,3 +27,17 @@ export interface ParsedEdits {
   /** Set when the LLM said that no change is needed (`$$$start … $$$end`). */
   noChange?: string;
 }
+
+/**
+ * Where an answer that looks cut off stops (the model hit its output limit): `details.cut` of the
+ * refusal, so a caller can ask for the rest instead of the same answer again.
+ */
+export interface AnswerCut {
+  /** The file the answer was writing when it stopped, when known. */
+  path?: string;
+  /** 1-based hunk of that file (udiff). */
+  hunk?: number;
+  /** 1-based line of the answer where the cut part starts (a hunk header, a file block). */
+  line?: number;
+  why: string;
+}

@@ -29,10 +29,16 @@ export function formatZodIssues(error: z.ZodError, limit = 20): string[] {
 }
 
 function check<T>(
-  text: string,
+  result: ChatResult,
   schema: z.ZodType<T>,
 ): { ok: true; data: T } | { ok: false; errors: string[] } {
-  const extracted = extractJson(text);
+  // A reply cut off at the output limit is not used, even where its JSON happens to parse.
+  if (result.truncated !== null)
+    return {
+      ok: false,
+      errors: [`the reply was cut off at the output limit (${result.truncated}); answer shorter`],
+    };
+  const extracted = extractJson(result.text);
   if (!extracted.ok) return { ok: false, errors: [`not JSON: ${extracted.error}`] };
   const parsed = schema.safeParse(extracted.value);
   return parsed.success
@@ -68,7 +74,7 @@ export async function askJson<T>(
   schemaName = 'JSON',
 ): Promise<AskJsonResult<T>> {
   const first = declined(await client.chat(request), request);
-  const firstCheck = check(first.text, schema);
+  const firstCheck = check(first, schema);
   if (firstCheck.ok)
     return { data: firstCheck.data, result: first, calls: [first], reasked: false };
 
@@ -80,7 +86,7 @@ export async function askJson<T>(
       { role: 'user', content: reaskMessage(schemaName, firstCheck.errors) },
     ],
   });
-  const secondCheck = check(declined(second, request).text, schema);
+  const secondCheck = check(declined(second, request), schema);
   if (secondCheck.ok)
     return { data: secondCheck.data, result: second, calls: [first, second], reasked: true };
 

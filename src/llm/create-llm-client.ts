@@ -22,6 +22,7 @@ import { createUsageTracker, type UsageRecord, type UsageTracker } from './usage
 import { maskPrompt } from './mask-prompt.js';
 import { normalizeAnswer } from './normalize-answer.js';
 import { normalizeToolCalls } from './normalize-tool-calls.js';
+import { truncationOf } from './truncation-of.js';
 import { wireMessages, wireTools } from './wire-messages.js';
 import type { ChatRequest, ChatResult, ToolCall, TranscriptHook } from './types.js';
 
@@ -164,6 +165,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
           refusal: choice.message?.refusal ?? null,
           model: response.model ?? request.model,
           finishReason: choice.finish_reason ?? null,
+          truncated: truncationOf(response, request.maxTokens),
           raw: response,
           promptTokens: response.usage?.prompt_tokens ?? countMessageTokens(messages),
           completionTokens: response.usage?.completion_tokens ?? countTokens(text),
@@ -214,6 +216,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       refusal: string | null;
       model: string;
       finishReason: string | null;
+      truncated: string | null;
       raw: unknown;
       promptTokens: number;
       completionTokens: number;
@@ -260,6 +263,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       refusal: answer.refusal,
       model: got.model,
       finishReason: got.finishReason,
+      truncated: got.truncated,
       toolCalls: got.toolCalls,
       ...(got.toolCallQuirks.length > 0 ? { toolCallQuirks: got.toolCallQuirks } : {}),
       usage: callUsage,

@@ -56,6 +56,12 @@ export interface ChatResult {
   /** Model the server says answered (may differ from the requested alias). */
   model: string;
   finishReason: string | null;
+  /**
+   * Why the answer is known to be cut off at the output limit (`finish_reason "length"` or a
+   * server's own way of saying it, `truncation-of.ts`); null when it ended by itself. A cut
+   * answer must never be written as if it were complete.
+   */
+  truncated: string | null;
   /** The calls the model made (none without `tools`), whatever shape the server sent them in. */
   toolCalls: ToolCall[];
   /** Server quirks met while reading the calls (`missing-id`, `calls-in-content:tagged`…). */

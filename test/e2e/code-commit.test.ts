@@ -191,6 +191,20 @@ describe('autofix code-commit', () => {
     expect(logText('query-3-build.txt')).toMatch(/exit code: 0/);
   });
 
+  it('never writes an answer the server says was cut off: the next query is told so', async () => {
+    // Written, this answer would pass the build at once.
+    llm.enqueue({ content: HELLO, finishReason: 'length' }, HELLO);
+    const r = await codeCommit();
+
+    expect(r.code).toBe(0);
+    expect(llm.chatRequests()).toHaveLength(2);
+    expect(logText('query-1-build.txt')).toContain(
+      'Your previous answer was cut off at the output limit (finish_reason "length"): it stops in `src/greeting.txt`',
+    );
+    expect(userMessage(1)).toContain('cut off at the output limit');
+    expect(read('src/greeting.txt')).toBe('hello\n');
+  });
+
   it('with --history, accumulates every answer and build output in seed 001 layout', async () => {
     llm.enqueue(
       `%%%start\nNote one.\n%%%end\n${file('notes.txt', 'v1\n')}${file('src/greeting.txt', 'hi\n')}`,

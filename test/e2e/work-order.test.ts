@@ -302,6 +302,20 @@ describe('autofix work-order', () => {
     expect(userMessage(1)).toContain('has changed since it was read');
   });
 
+  it('never writes an answer the server says was cut off (finish_reason "length"), even one that parses', async () => {
+    llm.enqueue({ content: HELLO, finishReason: 'length' }, HELLO);
+    const r = await workOrder();
+
+    expect(r.code).toBe(0);
+    const s = summary(r);
+    expect(s.attempts[0]!.failure_brief?.stage).toBe('llm_output_invalid');
+    expect(s.attempts[0]!.write_ok).toBe(false);
+    expect(userMessage(1)).toContain(
+      'Your previous answer was cut off at the output limit (finish_reason \\"length\\")',
+    );
+    expect(s.attempts).toHaveLength(2);
+  });
+
   it('refuses a write outside allowed_files: nothing written, stage write_scope_violation', async () => {
     llm.enqueue(
       proposal([

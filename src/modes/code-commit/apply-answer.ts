@@ -7,6 +7,7 @@ import { applyEdits, parseEdits, pathPolicy } from '../../edits/index.js';
 import { isAutofixError } from '../../errors.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { ChangedFile } from '../../llm/format-file-replacements.js';
+import { cutOffMessage } from '../../pipeline/code/cut-off-message.js';
 
 /** What code-commit itself writes into the project: the LLM must not forge its logs. */
 const OWN_FILES = ['logs/**', 'llm-user-output.txt'];
@@ -25,7 +26,19 @@ export type AnswerOutcome =
     }
   | { ok: false; userNotes: string[]; debugNotes: string[]; refusal: string };
 
-export async function applyAnswer(projectDir: string, text: string): Promise<AnswerOutcome> {
+/** `truncated`: why the server says the answer was cut off; such an answer is never written. */
+export async function applyAnswer(
+  projectDir: string,
+  text: string,
+  truncated: string | null = null,
+): Promise<AnswerOutcome> {
+  if (truncated !== null)
+    return {
+      ok: false,
+      userNotes: [],
+      debugNotes: [],
+      refusal: `LLM_OUTPUT_INVALID: ${cutOffMessage('fenced-files', text, truncated)} Send it again complete; if it is long, change fewer files.`,
+    };
   let userNotes: string[] = [];
   let debugNotes: string[] = [];
   try {

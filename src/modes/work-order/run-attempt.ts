@@ -19,6 +19,7 @@ import { checkIgnore } from '../../git/check-ignore.js';
 import type { LlmClient } from '../../llm/create-llm-client.js';
 import type { AgentDefinition } from '../../llm/parse-agent.js';
 import { renderAgent } from '../../llm/render-agent.js';
+import { cutOffMessage } from '../../pipeline/code/cut-off-message.js';
 import { failureBrief, type FailureBrief, type FailureStage } from './failure-brief.js';
 import { readAllowedFiles } from './read-allowed-files.js';
 import type { LoadedWorkOrder } from './read-work-order.js';
@@ -56,7 +57,7 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
  * failed, or reading the files for the prompt did (`inErrors`: also listed in write_result.json).
  */
 export type Proposal =
-  | { attempt: number; text: string }
+  | { attempt: number; text: string; truncated?: string }
   | { attempt: number; failed: { text: string; inErrors: boolean } };
 
 /** SE: the prompt (with the previous attempt's FailureBrief) and the LLM's answer, both logged. */
@@ -84,20 +85,19 @@ export async function proposeAttempt(
       messages.map((m) => `### ${m.role}\n\n${m.content}`).join('\n\n'),
     );
     let text: string;
+    let truncated: string | null;
     try {
-      text = (
-        await ctx.llm.chat({
-          model: ctx.model,
-          messages,
-          temperature: ctx.temperature,
-          stage: 'se',
-        })
-      ).text;
+      ({ text, truncated } = await ctx.llm.chat({
+        model: ctx.model,
+        messages,
+        temperature: ctx.temperature,
+        stage: 'se',
+      }));
     } catch (err) {
       return { attempt, failed: { text: `LLM call failed: ${message(err)}`, inErrors: false } };
     }
     ctx.runLog.text(`${dir}/se_response.txt`, text);
-    return { attempt, text };
+    return { attempt, text, ...(truncated === null ? {} : { truncated }) };
   } catch (err) {
     return { attempt, failed: { text: message(err), inErrors: true } };
   }
@@ -137,6 +137,13 @@ export async function checkProposal(
       return record;
     }
     const { text } = proposal;
+    if (proposal.truncated !== undefined) {
+      // Cut off at the output limit: never written, however much of it parses.
+      const cut = cutOffMessage('json-writes', text, proposal.truncated);
+      errors.push(cut);
+      fail('llm_output_invalid', { text: cut });
+      return record;
+    }
 
     // TR: the strict WriteProposal first, so it is on record even if the writes are refused.
     let parsed;

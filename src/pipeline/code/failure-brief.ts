@@ -24,6 +24,18 @@ export interface FailureBrief {
   about_the_issue?: boolean;
   /** The artifact holding the whole log. */
   log?: string;
+  /** The answer was cut off: what the next round keeps and asks for (`continue-cut-answer.ts`). */
+  continuation?: Continuation;
+}
+
+/** What the round after a cut-off answer asks for, and what it keeps of the cut round. */
+export interface Continuation {
+  /** The round's answers that arrived complete: applied again with the next answer. */
+  kept: string[];
+  /** The complete part of the cut answer: the next answer is appended to it. */
+  head: string;
+  /** The request, for the fixer's prompt. */
+  ask: string;
 }
 
 const MAX_EXCERPT_CHARS = 4_000;
@@ -97,5 +109,10 @@ export function renderBrief(brief: FailureBrief): string {
       'The output looks like something tried to use the network: validation commands run without any network, so code and tests must not need it.',
     );
   }
-  return [head, ...extra, brief.excerpt].join('\n\n');
+  return [
+    head,
+    ...extra,
+    brief.excerpt,
+    ...(brief.continuation ? [brief.continuation.ask] : []),
+  ].join('\n\n');
 }

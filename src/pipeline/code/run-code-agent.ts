@@ -43,6 +43,7 @@ import {
   commandOutput,
   type FailureBrief,
 } from './failure-brief.js';
+import { cutBrief, continued, cutIndex, type RoundAnswer } from './continue-cut-answer.js';
 import { mapLimit } from './map-limit.js';
 import { repairLoop, type RoundVerdict } from './repair-loop.js';
 import {
@@ -125,7 +126,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     name: AgentName,
     data: TemplateData,
     signal: AbortSignal | undefined = ports.signal,
-  ): Promise<string> => {
+  ): Promise<RoundAnswer> => {
     const prompt = renderAgent(await loadAgent(name, agentOptions), data);
     const reply = await ports.llm.chat({
       model: input.model,
@@ -134,7 +135,8 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
       stage: 'code',
       ...(signal ? { signal } : {}),
     });
-    return declined(reply, { stage: 'code' }).text;
+    const { text, truncated } = declined(reply, { stage: 'code' });
+    return { text, truncated };
   };
 
   const scope = new Set(input.plan.file_changes.map((c) => c.path));
@@ -182,26 +184,50 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     passed: false,
     failure,
   });
+  /** A round refused before anything was written (`why`): reported, the fixer's brief returned. */
+  const refusedAnswer = (
+    brief: FailureBrief,
+    round: number,
+    why: string,
+  ): RoundVerdict<ValidationRun, FailureBrief> => {
+    const what = brief.continuation ? 'cut off' : 'refused';
+    ports.progress?.({
+      stage: 'code',
+      status: 'info',
+      message: `answer ${what} (${brief.code}); asking the fixer${brief.continuation ? ' for the rest' : ''}`,
+    });
+    if (round > 0)
+      after.push(`repair ${round}: the answer was ${what} (${brief.code}): ${firstLine(why)}`);
+    return refused(brief);
+  };
   /** Applies one round's answers and validates; returns the failure, or the passing run. */
   const attempt = async (
-    texts: string[],
+    answers: RoundAnswer[],
     round: number,
   ): Promise<RoundVerdict<ValidationRun, FailureBrief>> => {
+    // An answer the server says was cut off is never applied, however complete it looks.
+    const cut = answers.findIndex((a) => a.truncated !== null);
+    if (cut >= 0) {
+      const brief = cutBrief(format, answers, cut, answers[cut]?.truncated ?? '');
+      return refusedAnswer(brief, round, brief.excerpt);
+    }
     let applied: ApplyEditsResult;
     try {
-      applied = await workspace.apply(format, texts, [...scope]);
+      applied = await workspace.apply(
+        format,
+        answers.map((a) => a.text),
+        [...scope],
+      );
     } catch (err) {
       if (!isAutofixError(err) || err.code === 'INTERNAL') throw err;
-      ports.progress?.({
-        stage: 'code',
-        status: 'info',
-        message: `answer refused (${err.code}); asking the fixer`,
-      });
-      if (round > 0)
-        after.push(
-          `repair ${round}: the answer was refused (${err.code}): ${firstLine(err.message)}`,
-        );
-      return refused(briefFromError(err));
+      const seen = cutIndex(answers, err);
+      return refusedAnswer(
+        seen === undefined
+          ? briefFromError(err)
+          : cutBrief(format, answers, seen, 'the answer itself shows it', err),
+        round,
+        err.message,
+      );
     }
     notes.user.push(...applied.changeSet.notes.user);
     notes.debug.push(...applied.changeSet.notes.debug);
@@ -275,7 +301,7 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
   const originals = new Map<string, string | undefined>();
   let setupWarnings: string[] = [];
   /** Round 0: one answer per planned file, while setup and the baseline run. */
-  const firstAnswers = async (): Promise<string[]> => {
+  const firstAnswers = async (): Promise<RoundAnswer[]> => {
     // The model writes while setup and the baseline run; whichever fails first stops the other.
     const stopAsks = new AbortController();
     const stopChecks = new AbortController();
@@ -307,14 +333,17 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     setupWarnings = checks.value;
     return answers.value;
   };
-  /** Round n ≥ 1: the fixer's one answer to the brief of round n - 1. */
-  const repairAnswer = async (round: number, brief: FailureBrief): Promise<string[]> => {
+  /**
+   * Round n ≥ 1: the fixer's one answer to the brief of round n - 1; after a cut-off answer, the
+   * rest of it, applied with what was kept (`continue-cut-answer.ts`).
+   */
+  const repairAnswer = async (round: number, brief: FailureBrief): Promise<RoundAnswer[]> => {
     ports.progress?.({
       stage: 'code',
       status: 'info',
       message: `repair ${round}/${input.config.max_repair_attempts} after ${brief.code}${brief.command ? ` in \`${brief.command}\`` : ''}`,
     });
-    const text = await ask(
+    const { text, truncated } = await ask(
       'code-fixer',
       codeFixerData(base, {
         attempt: round,
@@ -334,7 +363,9 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
         }
       }
     }
-    return [text];
+    if (!brief.continuation) return [{ text, truncated }];
+    const texts = continued(brief.continuation, text);
+    return texts.map((t, i) => ({ text: t, truncated: i === texts.length - 1 ? truncated : null }));
   };
 
   ports.progress?.({

@@ -51,6 +51,18 @@ describe('askJson', () => {
     );
   });
 
+  it('re-asks when the server says the reply was cut off, even if its JSON parses', async () => {
+    llm.enqueue(
+      { content: JSON.stringify(triage), finishReason: 'length' },
+      JSON.stringify(triage),
+    );
+    const out = await askJson(client(), request, triageResultSchema, 'TriageResult');
+    expect(out.reasked).toBe(true);
+    expect(llm.chatRequests()[1]!.body.messages[3]?.content).toContain(
+      'the reply was cut off at the output limit (finish_reason "length"); answer shorter',
+    );
+  });
+
   it('feeds schema errors back by field', async () => {
     const badPlan = {
       branch_name: 'fix/1-x',
