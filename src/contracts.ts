@@ -117,6 +117,14 @@ export interface CodeSummary {
   baseline: { commit: string; cached: boolean; failing: string[] } | null;
   /** Commands whose failure after the change already existed on the base commit. */
   preexisting: string[];
+  /** What the code agent looked at, in order, when it worked with tools (`code_strategy`). */
+  exploration?: Exploration;
+}
+
+/** The tool loop's account: each call in one line, and why each round's loop ended. */
+export interface Exploration {
+  steps: { round: number; tool: string; summary: string; error: boolean }[];
+  ends: string[];
 }
 
 /**

@@ -11,6 +11,8 @@ import { HOST_PATTERN } from './env.js';
 
 export const EDIT_FORMATS = ['udiff', 'fenced-files', 'json-writes', 'edit-ops'] as const;
 export type EditFormat = (typeof EDIT_FORMATS)[number];
+export const CODE_STRATEGIES = ['one-shot', 'tools', 'auto'] as const;
+export type CodeStrategy = (typeof CODE_STRATEGIES)[number];
 
 const stageModels = z
   .object({
@@ -42,6 +44,13 @@ export const repoConfigSchema = z
     models: stageModels.default({}),
     /** How the LLM writes changes. */
     edit_format: z.enum(EDIT_FORMATS).default('udiff'),
+    /**
+     * How the code agent works: `one-shot` (one answer per planned file over the ranked view, for
+     * any model), `tools` (a loop where the model reads, searches, runs tests and edits through
+     * tools), or `auto` (tools when the endpoint answers tool calls, asked once per endpoint and
+     * model and remembered).
+     */
+    code_strategy: z.enum(CODE_STRATEGIES).default('one-shot'),
     /** Repair rounds after a failed validation or a refused edit. */
     max_repair_attempts: z.number().int().min(0).max(10).default(3),
     /** Highest triage risk the bot will act on. */

@@ -107,6 +107,7 @@ export function renderStatusComment(input: StatusCommentInput): string {
         ].join('\n'),
     );
   }
+  if (facts.explored) parts.push(`**Looked at:** ${text(facts.explored)}`);
   // The test's name is the model's words: neutralised like LLM text.
   if (facts.reproduction) parts.push(`**Reproduction:** ${text(facts.reproduction)}`);
   if (facts.validation) {

@@ -51,6 +51,8 @@ export interface StatusFacts {
   reproduction?: string;
   /** Repair rounds the code stage needed before validation passed. */
   repairs?: number;
+  /** What the code agent looked at with its tools: one short line per kind of call. */
+  explored?: string;
   /**
    * What a maintainer must know about how the run's commands ran: no sandbox (the operator's
    * AUTOFIX_SANDBOX=none), hosts setup tried and was refused.

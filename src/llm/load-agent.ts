@@ -23,6 +23,7 @@ export const AGENT_NAMES = [
   'code-fixer',
   'pr-generator',
   'reproducer',
+  'code-explorer',
 ] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 

@@ -23,7 +23,7 @@ const frontMatterSchema = z
     description: z.string().optional(),
     /** `TriageResult`, `FixPlan`, `PrSummary` (JSON) or `ChangeSet` (an edit format). */
     output_schema: z.string().min(1),
-    output_format: z.enum(['json', 'edit-format']),
+    output_format: z.enum(['json', 'edit-format', 'tools']),
     temperature: z.number().min(0).max(2).default(0),
     /** Placeholders holding untrusted text: quoted as data, allowed only in the user message. */
     untrusted: z.array(z.string()).default([]),
@@ -36,7 +36,7 @@ export interface AgentDefinition {
   name: string;
   description: string | undefined;
   outputSchema: string;
-  outputFormat: 'json' | 'edit-format';
+  outputFormat: 'json' | 'edit-format' | 'tools';
   temperature: number;
   untrusted: ReadonlySet<string>;
   fenced: ReadonlySet<string>;

@@ -1,10 +1,25 @@
 /** What the status comment shows after each stage, from the stage's typed output. */
-import type { StageName, StageOutputMap } from '../contracts.js';
+import type { Exploration, StageName, StageOutputMap } from '../contracts.js';
 import type { StatusPatch } from '../github/types.js';
 
 const VERDICT_ICON = { success: '✅', failure: '❌', neutral: '⚪' } as const;
 
 type Patchers = { [S in StageName]: (output: StageOutputMap[S]) => StatusPatch };
+
+/** `read 4 files, 3 searches, 2 test runs, 1 edit`: the tool loop in one line. */
+function exploredLine(e: Exploration): string {
+  const count = (tools: string[]) => e.steps.filter((s) => tools.includes(s.tool)).length;
+  const parts = [
+    [count(['read_file']), 'file read', 'files read'],
+    [count(['search', 'find_definition', 'find_references', 'list_files']), 'search', 'searches'],
+    [count(['run_tests']), 'test run', 'test runs'],
+    [count(['propose_edit']), 'edit', 'edits'],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, one, many]) => `${n} ${n === 1 ? one : many}`)
+    .join(', ');
+}
 
 const PATCHERS: Patchers = {
   triage: (triage) => ({ risk: triage.risk, summary: triage.summary }),
@@ -26,6 +41,7 @@ const PATCHERS: Patchers = {
     })),
     ...(code.warnings.length > 0 ? { warnings: code.warnings } : {}),
     ...(code.repairs > 0 ? { repairs: code.repairs } : {}),
+    ...(code.exploration ? { explored: exploredLine(code.exploration) } : {}),
   }),
   pr: ({ pr }) => (pr ? { pr: { number: pr.number, url: pr.url, draft: pr.draft } } : {}),
   verify: ({ validation, conclusion, headSha }) => ({

@@ -5,7 +5,7 @@
  * validate what changed, and the result or the failure at the end. The strategies
  * (`one-shot-rounds.ts`, `tool-rounds.ts`) decide how answers are asked for.
  */
-import type { CodeSummary } from '../../contracts.js';
+import type { CodeSummary, Exploration } from '../../contracts.js';
 import type { ApplyEditsResult } from '../../edits/index.js';
 import { AutofixError, isAutofixError } from '../../errors.js';
 import type { ValidationRun } from '../../exec/index.js';
@@ -59,6 +59,8 @@ export interface CodeSession {
   /** What each repair round did after the first answer, for the report. */
   after: string[];
   setupWarnings: string[];
+  /** What the code agent looked at, when it works with tools. */
+  exploration?: Exploration;
   ask(name: AgentName, data: TemplateData, signal?: AbortSignal): Promise<RoundAnswer>;
   hooks(kind: ValidationKind, signal?: AbortSignal): CommandHooks;
   /** Setup and the baseline on the base commit; throws SETUP_FAILED when setup fails. */
@@ -367,5 +369,6 @@ function result(
       ? { commit: baseline.commit, cached: state.baselineCached, failing: failingOnBase }
       : null,
     preexisting: outcome.value.tolerated.map((t) => t.result.command),
+    ...(session.exploration ? { exploration: session.exploration } : {}),
   };
 }

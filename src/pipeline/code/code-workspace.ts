@@ -112,6 +112,13 @@ export function createCodeWorkspace(
     // fails on the base commit by design: never excused as pre-existing).
     validate: (validateOptions) =>
       run({ ...config, validate: [...config.validate, ...(mustPass ?? [])] }, validateOptions),
+    // The model's own test runs (the tool loop's run_tests): validation's sandbox, setup done.
+    runCommands: (commands, hooks) =>
+      run(
+        { ...config, validate: [...commands] },
+        { ...hooks, skipSetup: true, tolerate: () => undefined },
+      ),
+    mustPass: () => [...(mustPass ?? [])],
   };
 
   async function run(

@@ -19,6 +19,7 @@ import type { Baseline } from './baseline.js';
 import { createCodeSession } from './code-session.js';
 import { oneShotRounds } from './one-shot-rounds.js';
 import { repairLoop } from './repair-loop.js';
+import { toolRounds, type ToolRoundsOptions } from './tool-rounds.js';
 
 /** The work tree, seen by the code stage. */
 export interface CodeWorkspace {
@@ -27,7 +28,8 @@ export interface CodeWorkspace {
   apply(
     format: EditFormat,
     texts: readonly string[],
-    scope: readonly string[],
+    /** Absent: any path the repository's policy allows (the tool loop's edits). */
+    scope?: readonly string[],
   ): Promise<ApplyEditsResult>;
   /** `setup` on the base commit; undefined when the repository has none. */
   setup(hooks: CommandHooks): Promise<ValidationRun | undefined>;
@@ -41,6 +43,10 @@ export interface CodeWorkspace {
       tolerate?: (result: ExecResult) => string | undefined;
     },
   ): Promise<ValidationRun>;
+  /** Runs these commands as validation would (sandboxed, no setup): the model's test runs. */
+  runCommands?(commands: readonly string[], hooks: CommandHooks): Promise<ValidationRun>;
+  /** Commands that must pass beyond `validate` (the reproduction's). */
+  mustPass?(): string[];
 }
 
 export interface CommandHooks {
@@ -55,12 +61,17 @@ export type ValidationKind = 'setup' | 'baseline' | 'change';
 export interface CodeInput {
   issue: IssueInput;
   plan: FixPlan;
-  config: Pick<RepoConfig, 'edit_format' | 'max_repair_attempts' | 'allow_plan_amendments'>;
+  config: Pick<
+    RepoConfig,
+    'edit_format' | 'max_repair_attempts' | 'allow_plan_amendments' | 'validate'
+  >;
   model: string;
   style: StyleConfig;
   codeContext: string;
   /** Parallel LLM calls for the first round. */
   concurrency?: number;
+  /** Work with tools (`code_strategy` resolved to `tools`); absent: one-shot. */
+  tools?: ToolRoundsOptions;
 }
 
 /** What the code agent found and did: the one definition is `CodeSummary` (contracts.ts). */
@@ -79,12 +90,12 @@ export async function runCodeAgent(input: CodeInput, ports: CodePorts): Promise<
     status: 'start',
     message: `writing ${input.plan.file_changes.length} planned file change(s)`,
   });
-  const outcome = await repairLoop(
-    {
-      maxRepairs: input.config.max_repair_attempts,
-      ...(ports.signal ? { signal: ports.signal } : {}),
-    },
-    oneShotRounds(session),
-  );
+  const options = {
+    maxRepairs: input.config.max_repair_attempts,
+    ...(ports.signal ? { signal: ports.signal } : {}),
+  };
+  const outcome = input.tools
+    ? await repairLoop(options, toolRounds(session, input.tools))
+    : await repairLoop(options, oneShotRounds(session));
   return session.result(outcome);
 }

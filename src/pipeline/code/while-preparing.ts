@@ -6,22 +6,28 @@ import type { CodeSession } from './code-session.js';
  */
 export async function whilePreparing<T>(
   session: CodeSession,
-  work: (signal: AbortSignal) => Promise<T>,
+  /** `prepared` settles once setup and the baseline are done (what running tests waits for). */
+  work: (signal: AbortSignal, prepared: Promise<unknown>) => Promise<T>,
 ): Promise<T> {
   const { signal } = session.ports;
   const stopWork = new AbortController();
   const stopChecks = new AbortController();
   const workSignal = signal ? AbortSignal.any([signal, stopWork.signal]) : stopWork.signal;
   const checksSignal = signal ? AbortSignal.any([signal, stopChecks.signal]) : stopChecks.signal;
+  let prepared: (value: unknown) => void = () => undefined;
+  const ready = new Promise((done) => (prepared = done));
   const [answers, checks] = await Promise.allSettled([
-    work(workSignal).catch((err: unknown) => {
+    work(workSignal, ready).catch((err: unknown) => {
       stopChecks.abort();
       throw err;
     }),
-    session.prepare(checksSignal).catch((err: unknown) => {
-      stopWork.abort();
-      throw err;
-    }),
+    session
+      .prepare(checksSignal)
+      .catch((err: unknown) => {
+        stopWork.abort();
+        throw err;
+      })
+      .finally(() => prepared(undefined)),
   ]);
   if (checks.status === 'rejected') throw checks.reason;
   if (answers.status === 'rejected') throw answers.reason;

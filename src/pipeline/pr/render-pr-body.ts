@@ -5,6 +5,7 @@
  * keywords for other issues, mentions, images, HTML and foreign links are shown, not acted on.
  */
 import type {
+  Exploration,
   CommandResult,
   Commit,
   FixPlan,
@@ -36,6 +37,28 @@ export interface PrBodyInput {
   runId?: string;
   /** The reproduce stage's test, or why there is none. */
   reproduction?: ReproductionOutput;
+  /** What the code agent looked at, when it worked with tools. */
+  exploration?: Exploration;
+}
+
+/** At most this many of the agent's tool calls are listed; the run's artifacts keep them all. */
+const MAX_STEPS_SHOWN = 40;
+
+/** What the code agent looked at, in order: files read, searches, test runs, edits. */
+export function explorationSection(e: Exploration, line: (text: string) => string): string {
+  const steps = e.steps.slice(0, MAX_STEPS_SHOWN);
+  const more = e.steps.length - steps.length;
+  return (
+    '### What the bot looked at\n\n' +
+    steps
+      .map(
+        (s, i) =>
+          `${i + 1}. ${s.round > 0 ? `(repair ${s.round}) ` : ''}${line(s.summary)}${s.error ? ' ✗' : ''}`,
+      )
+      .join('\n') +
+    (more > 0 ? `\n\n_…and ${more} more; the run's artifacts keep the whole transcript._` : '') +
+    `\n\n<sub>${e.steps.length} tool call(s); ${line(e.ends.join('; '))}.</sub>`
+  );
 }
 
 /** Fail on the base commit, pass with the fix: the evidence, or why there is none. */
@@ -118,6 +141,8 @@ export function renderPrBody(input: PrBodyInput): string {
   if (input.reproduction && input.reproduction.status !== 'skipped')
     parts.push(reproductionSection(input.reproduction, input.validation, line));
   parts.push(`### Validation\n\n${validationTable(input.validation)}`);
+  if (input.exploration && input.exploration.steps.length > 0)
+    parts.push(explorationSection(input.exploration, line));
   parts.push(
     '### Plan\n\n' +
       input.plan.plan_steps.map((s, i) => `${i + 1}. ${line(s.description)}`).join('\n'),

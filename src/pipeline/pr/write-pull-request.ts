@@ -12,7 +12,10 @@ export interface PullRequestInput {
   issue: IssueInput;
   triage: TriageResult;
   plan: FixPlan;
-  code: Pick<CodeResult, 'changes' | 'validation' | 'warnings' | 'notes' | 'amendments'>;
+  code: Pick<
+    CodeResult,
+    'changes' | 'validation' | 'warnings' | 'notes' | 'amendments' | 'exploration'
+  >;
   commit: Commit;
   model: string;
   usage?: { totalTokens: number; costUsd?: number };
@@ -94,6 +97,7 @@ export async function writePullRequest(
     ...(input.usage ? { usage: input.usage } : {}),
     ...(input.runId ? { runId: input.runId } : {}),
     ...(input.reproduction ? { reproduction: input.reproduction } : {}),
+    ...(code.exploration ? { exploration: code.exploration } : {}),
   });
   return { title: commit.message.split('\n')[0] ?? '', body };
 }

@@ -1,4 +1,10 @@
-import type { CodeOutput, CodeSummary, CommandResult, Commit } from '../../contracts.js';
+import type {
+  CodeOutput,
+  CodeSummary,
+  CommandResult,
+  Commit,
+  Exploration,
+} from '../../contracts.js';
 
 /** Bounds of what the code stage hands on through Redis (JSON, no tokens). */
 const MAX_DIFF = 200_000;
@@ -13,6 +19,16 @@ export function bounded(result: CommandResult): CommandResult {
     ...result,
     stdout: tail(result.stdout, MAX_OUTPUT),
     stderr: tail(result.stderr, MAX_OUTPUT),
+  };
+}
+
+/** Calls kept in the job payload; the PR lists at most 40 anyway. */
+const MAX_STEPS = 200;
+
+function boundedExploration(e: Exploration): Exploration {
+  return {
+    steps: e.steps.slice(0, MAX_STEPS).map((s) => ({ ...s, summary: s.summary.slice(0, 300) })),
+    ends: e.ends,
   };
 }
 
@@ -39,6 +55,8 @@ export function toCodeOutput(
       repairs: code.repairs,
       baseline: code.baseline,
       preexisting: code.preexisting,
+      // The account only (one line a call): the transcript stays in the run's artifacts.
+      ...(code.exploration ? { exploration: boundedExploration(code.exploration) } : {}),
     },
     branch,
   };

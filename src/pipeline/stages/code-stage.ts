@@ -19,6 +19,10 @@ import { findKept, keepCommit, keptRefOf } from '../../git/keep-commit.js';
 import { rollbackWorkspace } from '../../git/rollback.js';
 import { createCodeWorkspace } from '../code/code-workspace.js';
 import { runCodeAgent, type CodeResult } from '../code/run-code-agent.js';
+import type { ToolRoundsOptions } from '../code/tool-rounds.js';
+import { supportsTools } from '../../llm/tool-support.js';
+import { repositorySigns } from '../reproduce/repository-signs.js';
+import { runnersFor } from '../reproduce/test-runners.js';
 import { commitChange } from '../commit-change.js';
 import { toCodeOutput } from './code-output.js';
 import { resumeCode } from './resume-code.js';
@@ -59,6 +63,20 @@ async function assertReproductionKept(
     ...code.changes.filter((c) => c.path !== r.path),
     { path: r.path, operation: 'created' },
   ];
+}
+
+/**
+ * The tool loop's options when the code agent works with tools (`code_strategy: tools`, or `auto`
+ * and the endpoint answers tool calls); undefined for one-shot.
+ */
+async function toolsFor(env: StageEnv, ws: Workspace): Promise<ToolRoundsOptions | undefined> {
+  const { config } = env.facts;
+  const strategy = config.code_strategy;
+  if (strategy === 'one-shot') return undefined;
+  if (strategy === 'auto' && !(await supportsTools(env.llm, env.model('code'), env.signal)))
+    return undefined;
+  const signs = await repositorySigns(ws, [...config.setup, ...config.validate]);
+  return { checkout: { worktree: ws.worktree, gitDir: ws.gitDir }, testRunners: runnersFor(signs) };
 }
 
 export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>> {
@@ -104,6 +122,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         samples.filter((s): s is string => s !== undefined),
       );
       const context = await env.context(ws, issue);
+      const tools = await toolsFor(env, ws);
       const code = await runCodeAgent(
         {
           issue,
@@ -112,6 +131,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
           model: env.model('code'),
           style,
           codeContext: context.codeContext,
+          ...(tools ? { tools } : {}),
         },
         {
           llm: env.llm,

@@ -43,6 +43,7 @@ const DATA: TemplateData = {
   test_runners: 'npx jest PATH\nnode --test PATH',
   test_examples: '### test/config.test.js\nimport { parseConfig } from "../src/config.js";',
   previous_attempt: '(none)',
+  validate_commands: '1. `npm test`',
 };
 
 const codeOf = async (fn: () => unknown): Promise<string | undefined> => {
@@ -86,6 +87,7 @@ describe('shipped agents', () => {
       ['code-fixer', 'ChangeSet', 'edit-format'],
       ['pr-generator', 'PrSummary', 'json'],
       ['reproducer', 'ReproductionAnswer', 'json'],
+      ['code-explorer', 'ToolCalls', 'tools'],
     ]);
   });
 
