@@ -3,10 +3,13 @@
  * four syntaxes), seed 000's protected files on top of the default policy, all or nothing. A parse
  * error or a refused path is returned, not thrown: the loop shows it to the LLM like a build error.
  */
+import type { Redactor } from '../../artifacts/redact.js';
 import { applyEdits, parseEdits, pathPolicy } from '../../edits/index.js';
 import { isAutofixError } from '../../errors.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { ChangedFile } from '../../llm/format-file-replacements.js';
+import { readProposedChange } from '../../secrets/read-proposed-change.js';
+import { refuseCredentials } from '../../secrets/refuse-credentials.js';
 
 /** What code-commit itself writes into the project: the LLM must not forge its logs. */
 const OWN_FILES = ['logs/**', 'llm-user-output.txt'];
@@ -25,7 +28,12 @@ export type AnswerOutcome =
     }
   | { ok: false; userNotes: string[]; debugNotes: string[]; refusal: string };
 
-export async function applyAnswer(projectDir: string, text: string): Promise<AnswerOutcome> {
+/** `redact` knows the run's secrets: an answer that writes one (or any credential) is refused. */
+export async function applyAnswer(
+  projectDir: string,
+  text: string,
+  redact: Redactor,
+): Promise<AnswerOutcome> {
   let userNotes: string[] = [];
   let debugNotes: string[] = [];
   try {
@@ -33,6 +41,8 @@ export async function applyAnswer(projectDir: string, text: string): Promise<Ans
     const parsed = await parseEdits('fenced-files', text, () => Promise.resolve(undefined));
     userNotes = parsed.changeSet.notes.user;
     debugNotes = parsed.changeSet.notes.debug;
+    // Before anything is written: a credential never lands in the project, even for a moment.
+    await refuseCredentials(await readProposedChange(projectDir, parsed.changeSet.files), redact);
     const result = await applyEdits({
       repoDir: projectDir,
       format: 'fenced-files',

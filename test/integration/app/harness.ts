@@ -19,7 +19,7 @@ import type { Settings } from '../../../src/config/env.js';
 import { createRunFailedHook } from '../../../src/worker/run-failed-hook.js';
 import { createStageProcessors } from '../../../src/worker/stage-processors.js';
 import type { StageTable } from '../../../src/pipeline/stages/stage-table.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger, type Logger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
 import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
 import type { RunFailedHook, RunJobData, StageName } from '../../../src/queue/types.js';
@@ -180,9 +180,11 @@ export async function startPipelineApp(options: {
   retry?: RetryPolicy;
   /** The stage table the workers run (default: the product's `PIPELINE`). */
   table?: StageTable;
+  /** Where the app logs (default: nowhere, unless TEST_LOG names a level). */
+  log?: Logger;
 }): Promise<AutofixServer> {
   const redact = options.redact ?? createRedactor(options.settings.secrets);
-  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
+  const log = options.log ?? createLogger({ level: process.env.TEST_LOG ?? 'silent' });
   const metrics = createMetrics();
   const deps = { settings: options.settings, log, metrics, redact };
   return startAutofix({
@@ -246,6 +248,10 @@ export async function runsEnded(prefix: string, timeoutMs = 30_000): Promise<voi
 }
 
 export interface PipelineEnv {
+  /** The run's LLM key (a secret the app's redactor knows). */
+  apiKey: string;
+  /** The app's AUTOFIX_WORKDIR: mirrors, jobs and baselines. */
+  workdir: string;
   github: FakeGitHub;
   llm: FakeLlmServer;
   app: AutofixServer;
@@ -270,6 +276,7 @@ export async function startPipelineEnv(options: {
   config: string;
   name: string;
   keys: { privateKey: string; publicKey: KeyObject };
+  log?: Logger;
 }): Promise<PipelineEnv> {
   const apiKey = `sk-${options.name}-key-0123456789abcdefXY`;
   const github = await startFakeGitHub({ appPublicKey: options.keys.publicKey });
@@ -292,8 +299,11 @@ export async function startPipelineEnv(options: {
     prefix,
     redact: createRedactor([SECRET, apiKey]),
     retry: { attempts: 2, backoffMs: 50 },
+    ...(options.log ? { log: options.log } : {}),
   });
   return {
+    apiKey,
+    workdir,
     github,
     llm,
     app,
