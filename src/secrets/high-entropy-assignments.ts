@@ -41,6 +41,8 @@ export function looksRandom(value: string): boolean {
   // Paths, URLs, dotted names and identifiers in snake or camel case are code, not keys.
   if (/[/\\]/.test(value) && !/^[A-Za-z0-9+/=]+$/.test(value)) return false;
   if (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
+  // CONSTANT_NAMES are references; counting runs (`123456`, `abcdef`) are made-up fixtures.
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) || /123456|abcdef/i.test(value)) return false;
   if (/^[a-z]+(?:[_-][a-z0-9]+)+$/.test(value) || /^[a-z]+(?:[A-Z][a-z0-9]+)+$/.test(value))
     return false;
   return shannonEntropy(value) >= MIN_ENTROPY;
