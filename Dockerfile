@@ -35,8 +35,8 @@ RUN groupadd --system autofix && useradd --system --gid autofix --create-home au
  && mkdir -p /var/lib/autofix && chown autofix:autofix /var/lib/autofix
 USER autofix
 EXPOSE 3000
-# Secrets (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, OPENAI_API_KEY) come from the environment at run
-# time; none is baked into the image.
+# Secrets come at run time, best as files (PRIVATE_KEY_PATH, *_FILE: docs/SECURITY.md); from the
+# environment they are cleared from /proc at start. None is baked into the image.
 # Liveness (/healthz): restarting does not fix a Redis outage; orchestrators that route traffic
 # should probe /readyz for readiness (503 with the reason while Redis or the workers are down).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

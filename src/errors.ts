@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   'RISK_TOO_HIGH',
   'TIMEOUT',
   'SANDBOX_UNAVAILABLE',
+  /** The change adds something credential-shaped (src/secrets/): stopped before any push. */
+  'SECRET_IN_CHANGE',
   'INTERNAL',
 ] as const;
 

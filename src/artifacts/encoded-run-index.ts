@@ -19,6 +19,8 @@ export interface EncodedRunIndex {
   add(pattern: EncodedPattern): void;
   /** Replaces each run of encoded characters that contains a pattern with `****(label)`. */
   mask(text: string): string;
+  /** The runs `mask` replaces, as [start, end) of `text`, with their labels. */
+  find(text: string): { start: number; end: number; label: string }[];
 }
 
 /** The base64 core of a 6-byte secret (the shortest we register) is 7 characters. */
@@ -84,21 +86,25 @@ export function createEncodedRunIndex(): EncodedRunIndex {
     return found;
   };
 
-  const mask = (text: string): string => {
-    if (seen.size === 0) return text;
+  const find = (text: string): { start: number; end: number; label: string }[] => {
+    if (seen.size === 0) return [];
     const joined = joinWrappedLines(text);
-    const runs = findRuns(joined.text);
-    if (runs.length === 0) return text;
+    return findRuns(joined.text).map((run) => ({
+      start: joined.originalIndex(run.start),
+      end: joined.originalIndex(run.end - 1) + 1,
+      label: run.label,
+    }));
+  };
+
+  const mask = (text: string): string => {
     let out = '';
     let last = 0;
-    for (const run of runs) {
-      const start = joined.originalIndex(run.start);
-      const end = joined.originalIndex(run.end - 1) + 1;
-      out += `${text.slice(last, start)}****(${run.label})`;
-      last = end;
+    for (const run of find(text)) {
+      out += `${text.slice(last, run.start)}****(${run.label})`;
+      last = run.end;
     }
     return out + text.slice(last);
   };
 
-  return { add, mask };
+  return { add, mask, find };
 }

@@ -44,10 +44,14 @@ export interface UrlEncodedOptions {
   marker: string;
 }
 
-export function maskUrlEncoded(text: string, options: UrlEncodedOptions): string {
-  if (!text.includes('%') && !(options.plusForSpace && text.includes('+'))) return text;
+/** The whitespace-free runs [start, end) of `text` that decode to a secret. */
+export function findUrlEncoded(
+  text: string,
+  options: Omit<UrlEncodedOptions, 'marker'>,
+): { start: number; end: number }[] {
+  if (!text.includes('%') && !(options.plusForSpace && text.includes('+'))) return [];
   const trigger = options.plusForSpace ? TRIGGER_OR_PLUS : TRIGGER;
-  let out = '';
+  const runs: { start: number; end: number }[] = [];
   let last = 0;
   for (const match of text.matchAll(trigger)) {
     if (match.index < last) continue; // inside a run already handled
@@ -59,12 +63,18 @@ export function maskUrlEncoded(text: string, options: UrlEncodedOptions): string
     const holds =
       options.holdsSecret(percentDecode(run, true)) ||
       options.holdsSecret(percentDecode(run, false));
-    if (holds) {
-      out += text.slice(last, start) + options.marker;
-    } else {
-      out += text.slice(last, end);
-    }
+    if (holds) runs.push({ start, end });
     last = end;
+  }
+  return runs;
+}
+
+export function maskUrlEncoded(text: string, options: UrlEncodedOptions): string {
+  let out = '';
+  let last = 0;
+  for (const run of findUrlEncoded(text, options)) {
+    out += text.slice(last, run.start) + options.marker;
+    last = run.end;
   }
   return out + text.slice(last);
 }

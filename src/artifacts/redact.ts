@@ -6,7 +6,7 @@
  * as `****(base64 of a secret)` and the like. Each secret's forms are computed once, in `add`.
  */
 import { createEncodedRunIndex } from './encoded-run-index.js';
-import { maskUrlEncoded } from './mask-url-encoded.js';
+import { findUrlEncoded, maskUrlEncoded } from './mask-url-encoded.js';
 import { LABELS, MIN_SECRET_LENGTH, secretForms } from './secret-forms.js';
 
 export function maskSecret(secret: string): string {
@@ -22,6 +22,14 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /(\bAuthorization:\s*(?:Bearer|token|Basic)\s+)([^\s'"]+)/gi,
 ];
 
+/** Where a registered secret stands in a text, and in which form (never the value). */
+export interface SecretSpan {
+  start: number;
+  end: number;
+  /** `a secret`, or the encoding's label (`base64 of a secret`…). */
+  label: string;
+}
+
 export interface Redactor {
   (text: string): string;
   /** Adds more secret values (e.g. a freshly minted installation token). */
@@ -32,6 +40,11 @@ export interface Redactor {
    * (the model edits those lines) but the run's own keys must not be sent.
    */
   known(text: string): string;
+  /**
+   * Where the registered secrets stand in `text`, in every form the redactor masks (the
+   * well-known token shapes are not looked for: they are not this run's secrets).
+   */
+  find(text: string): SecretSpan[];
 }
 
 /** Builds a redactor for the given secret values plus well-known token shapes. */
@@ -91,8 +104,23 @@ export function createRedactor(secrets: readonly (string | undefined | null)[] =
     }
     return out;
   }) as Redactor;
+  const find = (text: string): SecretSpan[] => {
+    const spans: SecretSpan[] = [];
+    for (const secret of exactByLength) {
+      for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + secret.length))
+        spans.push({ start: at, end: at + secret.length, label: 'a secret' });
+    }
+    if (decodedByLength.length > 0) {
+      const runs = findUrlEncoded(text, { holdsSecret, plusForSpace: spaceInSecret });
+      spans.push(...runs.map((run) => ({ ...run, label: LABELS.url })));
+    }
+    spans.push(...encoded.find(text));
+    return spans.sort((a, b) => a.start - b.start);
+  };
+
   redact.add = add;
   redact.known = known;
+  redact.find = find;
   return redact;
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { maskSecret } from '../artifacts/redact.js';
 import { AutofixError } from '../errors.js';
+import { readSecretVariable } from './secret-files.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -41,6 +42,7 @@ const envSchema = z.object({
   PRIVATE_KEY: optionalString,
   PRIVATE_KEY_PATH: optionalString,
   WEBHOOK_SECRET: optionalString,
+  WEBHOOK_SECRET_FILE: optionalString,
   GHE_HOST: z.preprocess(
     emptyToUndefined,
     z
@@ -54,6 +56,7 @@ const envSchema = z.object({
   GHE_PROTOCOL: z.preprocess(emptyToUndefined, z.enum(['http', 'https']).optional()),
   REDIS_URL: url(['redis:', 'rediss:']),
   OPENAI_API_KEY: optionalString,
+  OPENAI_API_KEY_FILE: optionalString,
   OPENAI_BASE_URL: url(['http:', 'https:']),
   AUTOFIX_MODEL: optionalString,
   AUTOFIX_WORKDIR: optionalString,
@@ -61,6 +64,7 @@ const envSchema = z.object({
   PORT: port,
   HOST: optionalString,
   ADMIN_PASSWORD: optionalString,
+  ADMIN_PASSWORD_FILE: optionalString,
   AUTOFIX_SANDBOX: z.preprocess(
     emptyToUndefined,
     z
@@ -105,6 +109,11 @@ export interface Settings {
   privateKey?: string;
   /** Where the private key was read from (hidden from repository commands). */
   privateKeyPath?: string;
+  /**
+   * Every file a secret was read from (`PRIVATE_KEY_PATH`, `*_FILE`): their directories are
+   * hidden from repository commands.
+   */
+  secretFiles?: string[];
   webhookSecret?: string;
   /** Base URL of the GitHub REST API (github.com, GHE or a local fake). */
   githubApiUrl: string;
@@ -180,6 +189,9 @@ export function readSettings(env: Record<string, string | undefined> = process.e
   if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
     problems.push(`PRIVATE_KEY: is not a PEM private key (got ${maskSecret(privateKey.trim())})`);
   }
+  const webhookSecret = readSecretVariable(env, 'WEBHOOK_SECRET', problems);
+  const openaiApiKey = readSecretVariable(env, 'OPENAI_API_KEY', problems);
+  const adminPassword = readSecretVariable(env, 'ADMIN_PASSWORD', problems);
   if (problems.length > 0 || !parsed.success) {
     throw new AutofixError(
       'CONFIG_INVALID',
@@ -203,9 +215,9 @@ export function readSettings(env: Record<string, string | undefined> = process.e
     reconcileIntervalMs: e.AUTOFIX_RECONCILE_INTERVAL_MS ?? DEFAULTS.reconcileIntervalMs,
     secrets: [
       privateKey,
-      e.WEBHOOK_SECRET,
-      e.OPENAI_API_KEY,
-      e.ADMIN_PASSWORD,
+      webhookSecret.value,
+      openaiApiKey.value,
+      adminPassword.value,
       redisPassword(e.REDIS_URL),
     ].filter((s): s is string => typeof s === 'string' && s.length > 0),
   };
@@ -213,27 +225,32 @@ export function readSettings(env: Record<string, string | undefined> = process.e
   if (privateKey) settings.privateKey = privateKey;
   if (env.PRIVATE_KEY_PATH?.trim() && !env.PRIVATE_KEY?.trim())
     settings.privateKeyPath = env.PRIVATE_KEY_PATH.trim();
-  if (e.WEBHOOK_SECRET) settings.webhookSecret = e.WEBHOOK_SECRET;
-  if (e.OPENAI_API_KEY) settings.openaiApiKey = e.OPENAI_API_KEY;
+  const secretFiles = [
+    settings.privateKeyPath,
+    webhookSecret.file,
+    openaiApiKey.file,
+    adminPassword.file,
+  ].filter((f): f is string => f !== undefined);
+  if (secretFiles.length > 0) settings.secretFiles = secretFiles;
+  if (webhookSecret.value) settings.webhookSecret = webhookSecret.value;
+  if (openaiApiKey.value) settings.openaiApiKey = openaiApiKey.value;
   if (e.OPENAI_BASE_URL) settings.openaiBaseUrl = e.OPENAI_BASE_URL;
   if (e.HOST) settings.host = e.HOST;
-  if (e.ADMIN_PASSWORD) settings.adminPassword = e.ADMIN_PASSWORD;
+  if (adminPassword.value) settings.adminPassword = adminPassword.value;
   return settings;
 }
 
-/** Variables that hold secrets: read once by `readSettings`, then removed from the environment. */
-const SCRUBBED = ['PRIVATE_KEY', 'WEBHOOK_SECRET', 'OPENAI_API_KEY', 'ADMIN_PASSWORD'] as const;
+type SecretField = 'privateKey' | 'webhookSecret' | 'openaiApiKey' | 'adminPassword';
 
 /**
- * Removes the secrets from `env` (the process environment) once they are in `Settings`: no child
- * process we start can inherit them, whatever environment it is given, and libraries that read
- * `process.env` on their own (the OpenAI SDK does) get them only from us. A Redis URL with a
- * password is scrubbed too.
+ * `settings` without the secrets a process does not use (a worker never checks a webhook
+ * signature nor the admin password; `autofix run` needs only the LLM key). `secrets`, the
+ * redactor's list, stays whole: every secret is still masked.
  */
-export function scrubSecrets(env: Record<string, string | undefined>): void {
-  for (const name of SCRUBBED) delete env[name];
-  const redis = env.REDIS_URL;
-  if (redis && URL.canParse(redis) && new URL(redis).password) delete env.REDIS_URL;
+export function withoutSecrets(settings: Settings, ...unused: SecretField[]): Settings {
+  const kept = { ...settings };
+  for (const field of unused) delete kept[field];
+  return kept;
 }
 
 function redisPassword(url: string | undefined): string | undefined {

@@ -21,16 +21,19 @@ const SYSTEM = new Set([
 ]);
 
 /**
- * Directories holding this process's secrets on disk — the App's private key and the `.env` that
- * Probot's setup wrote — which repository commands must not read (the sandbox binds `/`
- * read-only, so without this `npm ci` postinstall scripts, which have network, could read them).
+ * Directories holding this process's secrets on disk — the App's private key, the files of the
+ * `*_FILE` variables (Docker and Kubernetes secrets) and the `.env` that Probot's setup wrote —
+ * which repository commands must not read (the sandbox binds `/` read-only, so without this
+ * `npm ci` postinstall scripts, which have network, could read them).
  */
 export function secretLocations(
-  settings: Pick<Settings, 'privateKeyPath'>,
+  settings: Pick<Settings, 'privateKeyPath' | 'secretFiles'>,
   cwd: string = process.cwd(),
 ): string[] {
   const dirs = new Set<string>();
-  if (settings.privateKeyPath) dirs.add(dirname(resolve(cwd, settings.privateKeyPath)));
+  for (const file of [settings.privateKeyPath, ...(settings.secretFiles ?? [])]) {
+    if (file) dirs.add(dirname(resolve(cwd, file)));
+  }
   if (existsSync(join(cwd, '.env'))) dirs.add(resolve(cwd));
   return [...dirs].filter((d) => !SYSTEM.has(d));
 }

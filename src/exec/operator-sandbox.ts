@@ -1,7 +1,7 @@
 /**
  * The worker's sandbox policy, built once from the operator's settings: the mode
  * (`AUTOFIX_SANDBOX`, or the CLI's `--sandbox`), the unprivileged identity when we are root, the
- * directories to hide (the workdir with every mirror and job, the App's key, `.env`), the hosts
+ * directories to hide (the workdir with every mirror and job, the secrets' files, `.env`), the hosts
  * the operator vouches for (`AUTOFIX_NETWORK_ALLOW`) and the bot's own listeners, which `setup`
  * may never reach.
  */
@@ -12,7 +12,14 @@ import { sandboxIdentityFor, type SandboxMode, type SandboxPolicy } from './sand
 
 type SandboxSettings = Pick<
   Settings,
-  'sandbox' | 'networkAllow' | 'redisUrl' | 'port' | 'host' | 'workdir' | 'privateKeyPath'
+  | 'sandbox'
+  | 'networkAllow'
+  | 'redisUrl'
+  | 'port'
+  | 'host'
+  | 'workdir'
+  | 'privateKeyPath'
+  | 'secretFiles'
 >;
 
 /** Our own listeners: Redis (from REDIS_URL) and the HTTP port on every local address. */

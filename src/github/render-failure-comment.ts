@@ -55,6 +55,8 @@ export function nextStep(code: ErrorCode, command: string): string {
       return `The default branch or the bot's branch changed while the run worked. Comment \`${command}\` to start again from the current state.`;
     case 'SANDBOX_UNAVAILABLE':
       return `The worker could not start the sandbox that repository commands must run in, so nothing of the repository ran. The operator of this Autofix installation must fix the worker (the reason and the fix are above), then comment \`${command}\`.`;
+    case 'SECRET_IN_CHANGE':
+      return `The change would have published what looks like a credential at the places listed above (the values are shown nowhere), so nothing was committed or pushed. If a listed value is real, revoke it. If it is a false alarm (a made-up test value), comment \`${command} <more detail>\` asking for a placeholder or an environment variable instead, or make the change by hand.`;
     case 'LLM_UNAVAILABLE':
     case 'TIMEOUT':
     case 'INTERNAL':

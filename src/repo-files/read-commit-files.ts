@@ -18,6 +18,11 @@ import { checkRepoPath } from './repo-path.js';
 export interface CommitSource {
   /** Where git runs: a mirror or a checkout. */
   cwd: string;
+  /**
+   * A job worktree's git directory: git is told it, never follows the worktree's `.git` link
+   * (which repository code could have rewritten).
+   */
+  gitDir?: string;
   /** Any commit-ish: a sha, `HEAD`. */
   commit: string;
 }
@@ -41,8 +46,13 @@ function parseTree(stdout: string): Map<string, TreeEntry> {
   return entries;
 }
 
-async function blobText(cwd: string, sha: string): Promise<string> {
-  return (await runGit(['cat-file', 'blob', sha], { cwd })).stdout;
+const gitOf = (source: CommitSource) => ({
+  cwd: source.cwd,
+  ...(source.gitDir ? { env: { GIT_DIR: source.gitDir, GIT_WORK_TREE: source.cwd } } : {}),
+});
+
+async function blobText(source: CommitSource, sha: string): Promise<string> {
+  return (await runGit(['cat-file', 'blob', sha], gitOf(source))).stdout;
 }
 
 async function readEntry(
@@ -53,11 +63,11 @@ async function readEntry(
 ): Promise<RepoTextRead> {
   if (!entry) return refusal(path, 'missing');
   if (entry.mode === '120000')
-    return refusal(path, 'symlink', { target: await blobText(source.cwd, entry.sha) });
+    return refusal(path, 'symlink', { target: await blobText(source, entry.sha) });
   if (entry.type === 'tree') return refusal(path, 'directory');
   if (entry.type !== 'blob') return refusal(path, 'special');
   if (entry.size > maxBytes) return refusal(path, 'too-large', { bytes: entry.size });
-  const text = await blobText(source.cwd, entry.sha);
+  const text = await blobText(source, entry.sha);
   // The bytes came back decoded: a count that differs means they were not UTF-8.
   const exact =
     Buffer.byteLength(text, 'utf8') === entry.size ? decodeText(Buffer.from(text)) : undefined;
@@ -80,7 +90,7 @@ export async function readCommitFiles(
   if (asked.length === 0) return out;
   const listed = await runGit(
     ['--literal-pathspecs', 'ls-tree', '-l', '-z', source.commit, '--', ...asked],
-    { cwd: source.cwd, okCodes: [128] },
+    { ...gitOf(source), okCodes: [128] },
   );
   const tree = listed.code === 0 ? parseTree(listed.stdout) : new Map<string, TreeEntry>();
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;

@@ -1,4 +1,5 @@
-import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
+import { readSettings, requireSettings, withoutSecrets } from '../../config/env.js';
+import { scrubSecrets } from '../../config/scrub-secrets.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { createLogger } from '../../logger.js';
 import { runCodeCommit } from '../../modes/code-commit/run-code-commit.js';
@@ -12,8 +13,10 @@ export interface CodeCommitFlags {
 
 export async function codeCommit(flags: CodeCommitFlags): Promise<void> {
   try {
-    const settings = readSettings(process.env);
-    scrubSecrets(process.env);
+    const read = readSettings(process.env);
+    scrubSecrets(process.env, read.secrets);
+    // Only the LLM key is used here; the App's secrets, if set, are not kept.
+    const settings = withoutSecrets(read, 'privateKey', 'webhookSecret', 'adminPassword');
     requireSettings(settings, 'llm');
     const report = await runCodeCommit(
       {

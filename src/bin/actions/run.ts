@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { EditFormat } from '../../config/repo-config.js';
-import { readSettings, requireSettings, scrubSecrets } from '../../config/env.js';
+import { readSettings, requireSettings, withoutSecrets } from '../../config/env.js';
+import { scrubSecrets } from '../../config/scrub-secrets.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { createLogger } from '../../logger.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
@@ -27,8 +28,10 @@ export async function run(flags: RunFlags, command: Command): Promise<void> {
   if (Boolean(flags.issueFile) === Boolean(flags.issue))
     command.error('error: give exactly one of --issue-file or --issue', { exitCode: EXIT.USAGE });
   try {
-    const settings = readSettings(process.env);
-    scrubSecrets(process.env);
+    const read = readSettings(process.env);
+    scrubSecrets(process.env, read.secrets);
+    // Only the LLM key is used here; the App's secrets, if set, are not kept.
+    const settings = withoutSecrets(read, 'privateKey', 'webhookSecret', 'adminPassword');
     requireSettings(settings, 'llm');
     const progress = createProgressPrinter(process.stderr);
     // The first line before the pipeline's modules load (the LLM client, the sandbox, git).

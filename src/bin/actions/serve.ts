@@ -1,6 +1,7 @@
 import { createRedactor } from '../../artifacts/redact.js';
 import { loadDotEnv } from '../../config/dotenv.js';
-import { givenAppCredentials, missingFor, readSettings, scrubSecrets } from '../../config/env.js';
+import { givenAppCredentials, missingFor, readSettings, withoutSecrets } from '../../config/env.js';
+import { scrubSecrets } from '../../config/scrub-secrets.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { createRunFailedHook } from '../../worker/run-failed-hook.js';
@@ -22,9 +23,12 @@ function listed(names: string[]): string {
 
 export async function serve(flags: WorkerFlags & { workers: boolean }): Promise<void> {
   loadDotEnv('.env', process.env);
-  const settings = readSettings(process.env);
-  // From here on the secrets live in `settings` only: no child process can inherit them.
-  scrubSecrets(process.env);
+  const read = readSettings(process.env);
+  // From here on the secrets live in `settings` only: no child process can inherit them, and
+  // /proc/<pid>/environ no longer shows them (or the process stopped).
+  scrubSecrets(process.env, read.secrets);
+  // Without workers, no LLM call is made here.
+  const settings = flags.workers ? read : withoutSecrets(read, 'openaiApiKey');
   const redact = createRedactor(settings.secrets);
   const log = createLogger({ level: settings.logLevel, redact });
   const worker = readWorkerFlags(flags);

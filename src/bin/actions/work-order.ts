@@ -1,4 +1,5 @@
-import { readSettings, scrubSecrets } from '../../config/env.js';
+import { readSettings, withoutSecrets } from '../../config/env.js';
+import { scrubSecrets } from '../../config/scrub-secrets.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { createLogger } from '../../logger.js';
 import { runWorkOrder } from '../../modes/work-order/run-work-order.js';
@@ -17,8 +18,10 @@ export interface WorkOrderFlags {
 
 export async function workOrder(flags: WorkOrderFlags): Promise<void> {
   try {
-    const settings = readSettings(process.env);
-    scrubSecrets(process.env);
+    const read = readSettings(process.env);
+    scrubSecrets(process.env, read.secrets);
+    // Only the LLM key is used here; the App's secrets, if set, are not kept.
+    const settings = withoutSecrets(read, 'privateKey', 'webhookSecret', 'adminPassword');
     const progress = (text: string): void => console.error(`work-order: ${text}`);
     const report = await runWorkOrder(
       {

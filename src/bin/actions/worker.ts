@@ -1,6 +1,7 @@
 import { createRedactor } from '../../artifacts/redact.js';
 import { loadDotEnv } from '../../config/dotenv.js';
-import { missingFor, readSettings, scrubSecrets } from '../../config/env.js';
+import { missingFor, readSettings, withoutSecrets } from '../../config/env.js';
+import { scrubSecrets } from '../../config/scrub-secrets.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { createRunFailedHook } from '../../worker/run-failed-hook.js';
@@ -14,9 +15,12 @@ import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
 
 export async function worker(flags: WorkerFlags & { metricsPort?: string }): Promise<void> {
   loadDotEnv('.env', process.env);
-  const settings = readSettings(process.env);
-  // From here on the secrets live in `settings` only: no child process can inherit them.
-  scrubSecrets(process.env);
+  const read = readSettings(process.env);
+  // From here on the secrets live in `settings` only: no child process can inherit them, and
+  // /proc/<pid>/environ no longer shows them (or the process stopped).
+  scrubSecrets(process.env, read.secrets);
+  // Workers never check a webhook signature nor serve the admin pages.
+  const settings = withoutSecrets(read, 'webhookSecret', 'adminPassword');
   const redact = createRedactor(settings.secrets);
   const log = createLogger({ level: settings.logLevel, redact });
   const options = readWorkerFlags(flags);

@@ -3,11 +3,14 @@
  * four syntaxes), seed 000's protected files on top of the default policy, all or nothing. A parse
  * error or a refused path is returned, not thrown: the loop shows it to the LLM like a build error.
  */
+import type { Redactor } from '../../artifacts/redact.js';
 import { applyEdits, parseEdits, pathPolicy } from '../../edits/index.js';
 import { isAutofixError } from '../../errors.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { ChangedFile } from '../../llm/format-file-replacements.js';
 import { cutOffMessage } from '../../pipeline/code/cut-off-message.js';
+import { readProposedChange } from '../../secrets/read-proposed-change.js';
+import { refuseCredentials } from '../../secrets/refuse-credentials.js';
 
 /** What code-commit itself writes into the project: the LLM must not forge its logs. */
 const OWN_FILES = ['logs/**', 'llm-user-output.txt'];
@@ -26,10 +29,14 @@ export type AnswerOutcome =
     }
   | { ok: false; userNotes: string[]; debugNotes: string[]; refusal: string };
 
-/** `truncated`: why the server says the answer was cut off; such an answer is never written. */
+/**
+ * `redact` knows the run's secrets: an answer that writes one (or any credential) is refused.
+ * `truncated`: why the server says the answer was cut off; such an answer is never written.
+ */
 export async function applyAnswer(
   projectDir: string,
   text: string,
+  redact: Redactor,
   truncated: string | null = null,
 ): Promise<AnswerOutcome> {
   if (truncated !== null)
@@ -46,6 +53,8 @@ export async function applyAnswer(
     const parsed = await parseEdits('fenced-files', text, () => Promise.resolve(undefined));
     userNotes = parsed.changeSet.notes.user;
     debugNotes = parsed.changeSet.notes.debug;
+    // Before anything is written: a credential never lands in the project, even for a moment.
+    await refuseCredentials(await readProposedChange(projectDir, parsed.changeSet.files), redact);
     const result = await applyEdits({
       repoDir: projectDir,
       format: 'fenced-files',

@@ -108,7 +108,7 @@ export async function runCodeCommit(
         });
       },
       check: async (answer) => {
-        const applied = await applyAnswer(projectDir, answer.text, answer.truncated);
+        const applied = await applyAnswer(projectDir, answer.text, redact, answer.truncated);
         for (const note of applied.userNotes) {
           deps.say(redact(note));
           userLog.userOutput(note);

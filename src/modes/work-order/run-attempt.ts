@@ -12,6 +12,7 @@
  * `proposeAttempt` (its ask), TR and PO are `checkProposal` (its check). Rolling back is the
  * caller's job.
  */
+import type { Redactor } from '../../artifacts/redact.js';
 import type { RunLog } from '../../artifacts/run-log.js';
 import { applyEdits, parseEdits, type PathPolicy } from '../../edits/index.js';
 import { formatCommand } from '../../exec/index.js';
@@ -20,6 +21,8 @@ import type { LlmClient } from '../../llm/create-llm-client.js';
 import type { AgentDefinition } from '../../llm/parse-agent.js';
 import { renderAgent } from '../../llm/render-agent.js';
 import { cutOffMessage } from '../../pipeline/code/cut-off-message.js';
+import { readProposedChange } from '../../secrets/read-proposed-change.js';
+import { refuseCredentials } from '../../secrets/refuse-credentials.js';
 import { failureBrief, type FailureBrief, type FailureStage } from './failure-brief.js';
 import { readAllowedFiles } from './read-allowed-files.js';
 import type { LoadedWorkOrder } from './read-work-order.js';
@@ -42,6 +45,8 @@ export interface AttemptContext {
   verify: readonly string[][];
   commands: CommandContext;
   runLog: RunLog;
+  /** The run's secrets: a proposal that writes one (or any credential) is refused unwritten. */
+  redact: Redactor;
 }
 
 interface PhaseResult {
@@ -162,6 +167,7 @@ export async function checkProposal(
     record.proposal_path = `${dir}/proposed_writes.json`;
     record.touched_files = [...new Set(writes.map((w) => w.path))].sort();
     try {
+      await refuseCredentials(await readProposedChange(ctx.repo, writes), ctx.redact);
       const applied = await applyEdits({
         repoDir: ctx.repo,
         format: 'json-writes',

@@ -179,6 +179,7 @@ export async function runWorkOrder(
         runLog,
       },
       runLog,
+      redact,
     };
 
     // The CLI asks for at least one attempt; none at all is a FAIL without a brief, as before.

@@ -13,6 +13,7 @@ export function stageOfError(err: unknown): FailureStage {
     case 'STALE_CONTEXT':
       return 'stale_context';
     case 'INVALID_DIFF':
+    case 'SECRET_IN_CHANGE':
     case 'INTERNAL':
       return 'write_failed';
     default:

@@ -17,6 +17,7 @@ import { prepareBranch } from '../../git/branch.js';
 import { DEFAULT_BOT_IDENTITY, REPRODUCTION_TRAILER } from '../../git/identity.js';
 import { findKept, keepCommit, keptRefOf } from '../../git/keep-commit.js';
 import { rollbackWorkspace } from '../../git/rollback.js';
+import { refuseWorkspaceCredentials } from '../../secrets/refuse-workspace-credentials.js';
 import { createCodeWorkspace } from '../code/code-workspace.js';
 import { runCodeAgent, type CodeResult } from '../code/run-code-agent.js';
 import type { ToolRoundsOptions } from '../code/tool-rounds.js';
@@ -144,6 +145,12 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         },
       );
       if (reproduced) await assertReproductionKept(ws, reproduced, code);
+      // Nothing credential-shaped is committed, kept or published (issue #32).
+      await refuseWorkspaceCredentials(
+        ws,
+        code.changes.map((c) => c.path),
+        env.redact,
+      );
       env.progress?.({ stage: 'commit', status: 'start', message: 'commit' });
       const commit = await commitChange(ws, {
         issue,

@@ -258,6 +258,10 @@ export async function runsEnded(prefix: string, timeoutMs = 30_000): Promise<voi
 }
 
 export interface PipelineEnv {
+  /** The run's LLM key (a secret the app's redactor knows). */
+  apiKey: string;
+  /** The app's AUTOFIX_WORKDIR: mirrors, jobs and baselines. */
+  workdir: string;
   github: FakeGitHub;
   llm: FakeLlmServer;
   app: AutofixServer;
@@ -282,6 +286,7 @@ export async function startPipelineEnv(options: {
   config: string;
   name: string;
   keys: { privateKey: string; publicKey: KeyObject };
+  log?: Logger;
 }): Promise<PipelineEnv> {
   const apiKey = `sk-${options.name}-key-0123456789abcdefXY`;
   const github = await startFakeGitHub({ appPublicKey: options.keys.publicKey });
@@ -304,8 +309,11 @@ export async function startPipelineEnv(options: {
     prefix,
     redact: createRedactor([SECRET, apiKey]),
     retry: { attempts: 2, backoffMs: 50 },
+    ...(options.log ? { log: options.log } : {}),
   });
   return {
+    apiKey,
+    workdir,
     github,
     llm,
     app,

@@ -33,4 +33,29 @@ describe('redaction', () => {
       n: 1,
     });
   });
+  it('finds where a registered secret stands, in every form it masks, and not the token shapes', () => {
+    const secret = 'sk-find-me-0123456789abcdef';
+    const redact = createRedactor([secret]);
+    const b64 = Buffer.from(`pre ${secret} post`).toString('base64');
+    const percent = [...Buffer.from(secret)].map((b) => `%${b.toString(16)}`).join('');
+    const text = [
+      `plain ${secret}`,
+      `url ${percent}`,
+      'shape ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      `base64 ${b64.slice(0, 20)}`,
+      b64.slice(20),
+    ].join('\n');
+    const spans = redact.find(text);
+    expect(spans.map((s) => s.label)).toEqual([
+      'a secret',
+      'URL-encoded secret',
+      'base64 of a secret',
+    ]);
+    const [plain, url, base64] = spans;
+    expect(text.slice(plain!.start, plain!.end)).toBe(secret);
+    expect(text.slice(url!.start, url!.end)).toBe(percent);
+    // A wrapped run is found across its line break, from its first character to its last.
+    expect(text.slice(base64!.start, base64!.end)).toBe(`${b64.slice(0, 20)}\n${b64.slice(20)}`);
+    expect(createRedactor().find(text)).toEqual([]);
+  });
 });

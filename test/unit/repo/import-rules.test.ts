@@ -3,7 +3,7 @@
  * the queue (`queue/`) import nothing from `pipeline/` or `worker/`; the pipeline (the stage
  * table and its in-process runner) nothing from the queue, its adapter (`worker/`) or the
  * servers; the leaf folders (`text/`, `edits/`, `llm/`, `git/`, `exec/`, `context/`,
- * `artifacts/`) import no orchestration.
+ * `artifacts/`, `secrets/`) import no orchestration.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -49,6 +49,7 @@ const RULES: [string, string[]][] = [
     'repo-files',
     ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'context', 'edits', 'exec'],
   ],
+  ['secrets', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'exec']],
 ];
 
 describe('import rules between folders', () => {
