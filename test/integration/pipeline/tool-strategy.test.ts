@@ -163,7 +163,7 @@ describe('code_strategy: tools', () => {
         log: silentLogger,
       });
       expect(report.failure).toBeUndefined();
-    expect(report.outcome).toBe('success');
+      expect(report.outcome).toBe('success');
       const everything = llm
         .chatRequests()
         .map((r) => r.rawBody)
