@@ -114,6 +114,51 @@ function gapIsBlank(lines: readonly ChangeLine[], at: number): boolean {
   return i > at && i < lines.length && lines[i]?.kind !== ' ';
 }
 
+const isMarkerLine = (line: ChangeLine | undefined): boolean =>
+  line?.kind === '+' && isElisionMarker(line.text);
+
+/**
+ * The removed block after `marker`, slid up to it across the unchanged lines between when a line
+ * diff could have aligned it either way (each unchanged line equals the block's last line, so the
+ * same texts in the same order read as removed there and kept below). Undefined when it cannot
+ * reach the marker.
+ */
+function slideUp(lines: readonly ChangeLine[], marker: number): ChangeLine[] | undefined {
+  let from = marker + 1;
+  while (lines[from]?.kind === ' ') from++;
+  if (from === marker + 1 || lines[from]?.kind !== '-') return undefined;
+  let to = from;
+  while (lines[to]?.kind === '-') to++;
+  const out = [...lines];
+  for (; from > marker + 1; from--, to--) {
+    const kept = out[from - 1];
+    const last = out[to - 1];
+    if (kept === undefined || last === undefined || kept.text !== last.text) return undefined;
+    out[from - 1] = { kind: '-', text: kept.text };
+    out[to - 1] = { kind: ' ', text: last.text };
+  }
+  return out;
+}
+
+/** The removed block before `marker`, slid down to it the same way (mirror of `slideUp`). */
+function slideDown(lines: readonly ChangeLine[], marker: number): ChangeLine[] | undefined {
+  const mirror = (ls: readonly ChangeLine[]): ChangeLine[] => [...ls].reverse();
+  const slid = slideUp(mirror(lines), lines.length - 1 - marker);
+  return slid && mirror(slid);
+}
+
+/**
+ * The change with removed blocks slid next to the placeholders a line diff separated them from
+ * by lines it could as well have called removed (`}` kept above, its twin removed below): the
+ * same edit, aligned the way its author wrote it, so the placeholder's run holds what it drops.
+ */
+function alignToMarkers(lines: readonly ChangeLine[]): readonly ChangeLine[] {
+  let out = lines;
+  for (let i = 0; i < out.length; i++)
+    if (isMarkerLine(out[i])) out = slideUp(out, i) ?? slideDown(out, i) ?? out;
+  return out;
+}
+
 /**
  * The first placeholder in `lines` (one hunk, or one changed region of a whole file) that stands
  * where real code is deleted: an added line that `isElisionMarker` accepts, in a run of changed
@@ -122,12 +167,15 @@ function gapIsBlank(lines: readonly ChangeLine[], at: number): boolean {
  * leaves its file's brackets unbalanced (`unbalanced`), a lone brace the placeholder stands for).
  * Applying such a change would delete that code and leave the comment. A placeholder-like
  * comment in a run that removes nothing, or only lines it keeps (a block re-indented or moved
- * with its `# ...` comments), is an ordinary comment.
+ * with its `# ...` comments), is an ordinary comment. Removed lines that a line diff set apart
+ * from the placeholder by lines it could as well have called removed are the placeholder's
+ * (`alignToMarkers`).
  */
 export function elidedCode(
-  lines: readonly ChangeLine[],
+  given: readonly ChangeLine[],
   options: { unbalanced?: boolean } = {},
 ): ElidedCode | undefined {
+  const lines = alignToMarkers(given);
   let start = 0;
   while (start < lines.length) {
     if (lines[start]?.kind === ' ') {
@@ -138,7 +186,7 @@ export function elidedCode(
     let end = start;
     while (end < lines.length && (lines[end]?.kind !== ' ' || gapIsBlank(lines, end))) end++;
     const run = lines.slice(start, end);
-    const markerAt = run.findIndex((l) => l.kind === '+' && isElisionMarker(l.text));
+    const markerAt = run.findIndex(isMarkerLine);
     if (markerAt >= 0) {
       const removed = run.filter((l) => l.kind === '-' && isCode(l.text)).map((l) => l.text);
       const added = run

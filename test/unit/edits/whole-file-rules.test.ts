@@ -115,6 +115,33 @@ describe('whole-file formats', () => {
     expect(err?.message).toContain('which your version does not keep:\n    }');
   });
 
+  it('fenced-files: refuses a placeholder that a line diff set apart from what it drops by a brace it could as well have removed', async () => {
+    // The placeholder stands for `}` and the next block; the diff keeps the first `  }` (below the
+    // placeholder) and removes its twin at the end of the block instead.
+    const check = [
+      'function check(node) {',
+      '  if (relational(node)) {',
+      '    usage(node.right);',
+      '  }',
+      '  if (arithmetic(node)) {',
+      '    unsafe(node.right);',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const lazy = check.replace(
+      '  }\n  if (arithmetic(node)) {\n    unsafe(node.right);\n',
+      '  // ... existing code ...\n',
+    );
+    const read = (path: string) => Promise.resolve(path === 'check.js' ? check : undefined);
+    const err = await parseEdits('fenced-files', `^^^check.js\n${lazy}^^^end\n`, read).then(
+      () => undefined,
+      (e: unknown) => e as AutofixError,
+    );
+    expect(err?.message).toContain('`// ... existing code ...`');
+    expect(err?.message).toContain('    unsafe(node.right);');
+  });
+
   it('edit-ops: refuses a replacement whose content elides what its target held', async () => {
     const text = JSON.stringify({
       operations: [
