@@ -13,7 +13,7 @@
  * loop's own overhead per turn (everything but the model: the HTTP round trip, the tools, the
  * loop). Last line:
  * `SUMMARY agent reached_at4=… reached_at8=… outside_view=… calls_p50=… tokens_p50=… turn_overhead_ms_p50=…`.
- * Flags: --only TEXT, --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
+ * Flags: --only TEXT, --ids FILE (the instances named in FILE, one id a line), --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
  * --mirrors DIR, --workdir DIR (default $TMPDIR/autofix-bench-agent), --json FILE, --verbose (each
  * call's one-line account on stderr).
  */
@@ -39,6 +39,7 @@ function flag(name: string): string | undefined {
 }
 
 const ONLY = flag('only');
+const IDS = flag('ids');
 const DATASET = flag('dataset');
 const LIMIT = flag('limit') ? Number(flag('limit')) : undefined;
 const MAX_CALLS = Number(flag('max-calls') ?? 12);
@@ -69,7 +70,11 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
     workdir: WORKDIR,
     keep: KEEP_TREES,
   });
-  const report = await explainContext(dir, instance.issue, { budget: DEFAULT_CONTEXT_BUDGET });
+  // The whole ranking: the tools list the files it scored first, as in a run.
+  const report = await explainContext(dir, instance.issue, {
+    budget: DEFAULT_CONTEXT_BUDGET,
+    top: Number.MAX_SAFE_INTEGER,
+  });
   const view = report.ranking.slice(0, VIEW).map((r) => r.path);
   const inView = view.some((p) => instance.gold.includes(p));
   explorer = createExplorer(instance.issue, view, instance.gold, MAX_CALLS);
@@ -92,7 +97,10 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
     },
     {
       llm: client,
-      workspace: createToolWorkspace({ worktree: dir, gitDir: join(dir, '.git') }),
+      workspace: createToolWorkspace(
+        { worktree: dir, gitDir: join(dir, '.git') },
+        { ranked: report.ranking.map((r) => r.path) },
+      ),
       ...(VERBOSE ? { onStep: (s) => process.stderr.write(`  ${s.turn}. ${s.summary}\n`) } : {}),
     },
   );
@@ -144,11 +152,20 @@ function row(label: string, rs: Result[]): string {
 }
 
 async function main(): Promise<void> {
+  const ids = IDS
+    ? new Set(
+        readFileSync(IDS, 'utf8')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean),
+      )
+    : undefined;
   const instances = readFileSync(INSTANCES, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Instance)
     .filter((i) => (!ONLY || i.id.includes(ONLY)) && (!DATASET || i.dataset === DATASET))
+    .filter((i) => !ids || ids.has(i.id))
     .slice(0, LIMIT);
   const llm = await startScriptedLlmServer({
     respond: (req) => {

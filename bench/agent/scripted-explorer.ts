@@ -1,12 +1,12 @@
 /**
  * The scripted tool-using model of `bench:agent`: it behaves as the issue allows a model that
  * knows nothing but the issue — it looks up the identifiers, names and messages the issue holds
- * (`find_definition`, `search`), reads the files the tools answer with (most mentioned first),
+ * (`find_definition`, `search`), reads the files the tools answer with (the first listed first),
  * and once it has read a file the upstream fix changes it answers (`finish`). It never sees the
  * gold files except to know it may stop. One call per turn, so calls and turns are the same.
  */
 import { extractIssueRefs } from '../../src/context/extract-issue-refs.js';
-import { isTestPath } from '../context/gold.js';
+import { isDocPath, isTestPath } from '../context/gold.js';
 
 export interface ExplorerCall {
   name: string;
@@ -18,8 +18,8 @@ const HIT = /^([^\s:<>][^:\n]*?):(\d+):/gm;
 
 /**
  * The lookups the issue allows, most specific first: named paths, the title's names, quoted
- * messages, dotted names, the prose's identifiers (definitions, then the first ones' uses), the
- * title's words, and last the names only the issue's code blocks hold (a reproducer's setup).
+ * messages, the title's words, dotted names, the prose's identifiers (definitions, then the first
+ * ones' uses), and last the names only the issue's code blocks hold (a reproducer's setup).
  */
 function lookups(issue: string): ExplorerCall[] {
   const refs = extractIssueRefs(issue);
@@ -36,17 +36,30 @@ function lookups(issue: string): ExplorerCall[] {
   // Only what reads as a file of the repository: a relative path with an extension, no `@`.
   const files = refs.paths
     .map((p) => p.path)
-    .filter((p) => !p.startsWith('/') && /^[\w./-]+\.[A-Za-z0-9]{1,6}$/.test(p) && !/\/n/.test(p));
+    .filter(
+      (p) =>
+        !p.startsWith('/') &&
+        /^[\w./-]+\.(?:[cm]?[jt]sx?|py|go|rb|rs|java|json|ya?ml|toml|cfg|ini|sh|md|html|css)$/.test(
+          p,
+        ) &&
+        !/\/n/.test(p),
+    );
   for (const path of files.slice(0, 3)) add('read_file', { path });
+  // First, where the title's words occur at all (any of them, in any case): the tools list the
+  // files most relevant to the issue first.
+  const words = refs.titleWords.filter((w) => /^\w{3,}$/.test(w));
+  if (words.length > 1)
+    add('search', { pattern: words.join('|'), regex: true, case_sensitive: false });
   for (const name of refs.titleNames) add('find_definition', { symbol: name });
   for (const name of refs.names) add('find_definition', { symbol: name });
   // A message, not a command line or a path the reporter's machine printed.
   for (const m of refs.messages)
     if (m.length >= 8 && !/(^|\s)\/\w|\\/.test(m)) add('search', { pattern: m.slice(0, 60) });
+  // The title says what the issue is about: its words before the body's names.
+  for (const w of refs.titleWords) if (w.length >= 3) add('search', { pattern: w });
   for (const d of refs.dotted) add('find_definition', { symbol: d });
   for (const name of prose) add('find_definition', { symbol: name });
   for (const name of prose.slice(0, 2)) add('find_references', { symbol: name });
-  for (const w of refs.titleWords) if (w.length >= 4) add('search', { pattern: w });
   for (const name of refs.codeOnlyNames) add('find_definition', { symbol: name });
   for (const o of refs.options) add('search', { pattern: o });
   return out;
@@ -98,9 +111,15 @@ export function createExplorer(
       }
       if (lastAnswer !== undefined && pending?.name !== 'read_file') {
         const weight = { find_definition: 3, find_references: 2 }[pending?.name ?? ''] ?? 1;
-        // A model reads the code before the tests that use it.
-        for (const m of lastAnswer.matchAll(HIT))
-          score.set(m[1]!, (score.get(m[1]!) ?? 0) + (isTestPath(m[1]!) ? weight / 4 : weight));
+        // The files in the order the tool lists them: a model reads the first ones first, and
+        // the code before the tests that use it.
+        const listed = [...new Set([...lastAnswer.matchAll(HIT)].map((m) => m[1]!))];
+        listed.forEach((path, i) => {
+          const points = weight / (1 + i);
+          // Prose (a README, a changelog) says what the code does, not where to fix it.
+          const factor = isDocPath(path) ? 1 / 10 : isTestPath(path) ? 1 / 4 : 1;
+          score.set(path, (score.get(path) ?? 0) + points * factor);
+        });
       }
       if (reached !== undefined || made >= maxCalls)
         return {

@@ -48,4 +48,6 @@ export interface RepoContext {
   repoMap: string;
   codeContext: string;
   tokens: number;
+  /** Every file the ranking scored, most relevant to the issue first (the tools list them so). */
+  ranked: readonly string[];
 }

@@ -19,5 +19,10 @@ export async function prepareContext(
   });
   const ranking = rankFiles(map, text);
   const context = buildPromptContext(map, ranking, { budget });
-  return { repoMap: context.outline.text, codeContext: context.code.text, tokens: context.tokens };
+  return {
+    repoMap: context.outline.text,
+    codeContext: context.code.text,
+    tokens: context.tokens,
+    ranked: ranking.files.map((f) => f.path),
+  };
 }

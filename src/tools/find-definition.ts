@@ -30,15 +30,26 @@ export const findDefinitionTool: Tool<z.infer<typeof schema>> = {
       const text = (byPath.get(h.path) ?? '').split('\n')[h.line - 1]?.trim() ?? '';
       return `${h.path}:${h.line}: ${text.slice(0, ws.limits.lineChars)}`;
     });
-    // A module or package is named by its file or folder (`ios_facts`, `utils/`), not defined.
+    // A module or package is named by its file or folder (`ios_facts`, `services/iam/`), not
+    // defined: files so named first, then a folder's files, each in the workspace's order (the
+    // most relevant to the issue first).
     const defined = new Set(hits.map((h) => h.path));
+    const order = new Map(files.map((f, i) => [f.path, i]));
     const named = filesNamed(
       files.map((f) => f.path),
       name,
     )
-      .filter((m) => m.how === 'file' && !defined.has(m.path))
+      .filter((m) => !defined.has(m.path))
+      .sort(
+        (a, b) =>
+          Number(a.how !== 'file') - Number(b.how !== 'file') ||
+          (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0),
+      )
       .slice(0, 10)
-      .map((m) => `${m.path}:1: (the file is named \`${name}\`)`);
+      .map(
+        (m) =>
+          `${m.path}:1: (${m.how === 'file' ? 'the file is named' : 'in a folder named'} \`${name}\`)`,
+      );
     const text =
       hits.length + named.length === 0
         ? `no definition of \`${name}\` found (try search for where it is used)`
@@ -46,7 +57,7 @@ export const findDefinitionTool: Tool<z.infer<typeof schema>> = {
             ...(hits.length > 0
               ? [`\`${name}\` is defined in ${hits.length} file(s):`, ...lines]
               : []),
-            ...(named.length > 0 ? [`files named \`${name}\`:`, ...named] : []),
+            ...(named.length > 0 ? [`files and folders named \`${name}\`:`, ...named] : []),
           ].join('\n');
     return { text, summary: `definition of ${name}: ${hits.length + named.length} found` };
   },

@@ -115,15 +115,18 @@ export const searchTool: Tool<Args> = {
         ? `no match for \`${args.pattern}\`${where} (${scanned.length} files searched)`
         : `${total} hits in ${files.size} files${where}` +
           (total > hits.length ? ` (first ${hits.length} shown; narrow with path_glob)` : '');
-    // More hits than are shown: which files hold the most says more than the first ones.
+    // More hits than are shown: the files that hold them, in the workspace's order (the most
+    // relevant to the issue first), and which hold the most.
+    const listed = (entries: [string, number][]): string =>
+      entries
+        .slice(0, 10)
+        .map(([p, n]) => `${p} (${n})`)
+        .join(', ');
     const most =
       total > hits.length
         ? [
-            `most hits: ${[...files]
-              .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-              .slice(0, 10)
-              .map(([p, n]) => `${p} (${n})`)
-              .join(', ')}`,
+            `files: ${listed([...files])}`,
+            `most hits: ${listed([...files].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))}`,
           ]
         : [];
     return {

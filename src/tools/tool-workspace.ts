@@ -36,9 +36,10 @@ export interface ToolWorkspace {
   paths(): Promise<readonly string[]>;
   read(path: string): Promise<ToolRead>;
   /**
-   * Every readable file with its text, in path order (what `search` and the lookups scan): read
-   * in blocking batches that yield to the event loop between them — 15,000 files in a second,
-   * where one promise per file took several.
+   * Every readable file with its text (what `search` and the lookups scan), the files the run's
+   * ranking scored first, most relevant to the issue first, then the rest in path order — so every
+   * lookup answers with the likeliest files first. Read in blocking batches that yield to the
+   * event loop between them: 15,000 files in a second, where one promise per file took several.
    */
   texts(): Promise<{ path: string; content: string }[]>;
   /** The validate commands `run_tests` may name by number. */
@@ -58,12 +59,23 @@ export interface ToolWorkspaceOptions {
   runTests?: ToolWorkspace['runTests'];
   proposeEdit?: ToolWorkspace['proposeEdit'];
   editFormats?: readonly EditFormat[];
+  /** The run's ranking of the repository for the issue (paths, most relevant first). */
+  ranked?: readonly string[];
 }
 
 /** A file tools show is source, not data: 2 MiB is more than any file worth reading. */
 const MAX_TOOL_FILE_BYTES = 2 * 1024 * 1024;
 /** Files read between two turns of the event loop. */
 const TEXT_BATCH = 256;
+
+/** `paths` with the ranked ones first, in the ranking's order, then the rest in path order. */
+function byRelevance(paths: readonly string[], ranked: readonly string[]): string[] {
+  const rank = new Map(ranked.map((p, i) => [p, i]));
+  const at = (p: string): number => rank.get(p) ?? Infinity;
+  return [...paths].sort(
+    (a, b) => (at(a) === at(b) ? 0 : at(a) - at(b)) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+}
 
 export function createToolWorkspace(
   ref: WorktreeRef,
@@ -101,7 +113,10 @@ export function createToolWorkspace(
     texts: async () => {
       const out: { path: string; content: string }[] = [];
       const all = await readable();
-      const paths = [...all].filter((p) => toolMayRead(p, all) === undefined).sort();
+      const paths = byRelevance(
+        [...all].filter((p) => toolMayRead(p, all) === undefined),
+        options.ranked ?? [],
+      );
       for (let i = 0; i < paths.length; i += TEXT_BATCH) {
         if (i > 0) await new Promise((done) => setImmediate(done));
         for (const path of paths.slice(i, i + TEXT_BATCH)) {

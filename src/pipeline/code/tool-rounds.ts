@@ -33,6 +33,8 @@ export interface ToolRoundsOptions {
   checkout: { worktree: string; gitDir: string };
   /** Commands that run one test file (`PATH`), for run_tests with files. */
   testRunners: readonly string[];
+  /** The run's ranking (paths, most relevant first): every lookup lists these files first. */
+  ranked?: readonly string[];
   limits?: Partial<LoopLimits>;
 }
 
@@ -49,6 +51,7 @@ export function toolRounds(
       ...toolPorts(session, { paths, prepared: () => prepared, testRunners: options.testRunners }),
       testCommands: session.input.config.validate,
       editFormats: [session.input.config.edit_format],
+      ...(options.ranked ? { ranked: options.ranked } : {}),
     });
     const out = await runToolLoop(
       {

@@ -70,14 +70,22 @@ async function assertReproductionKept(
  * The tool loop's options when the code agent works with tools (`code_strategy: tools`, or `auto`
  * and the endpoint answers tool calls); undefined for one-shot.
  */
-async function toolsFor(env: StageEnv, ws: Workspace): Promise<ToolRoundsOptions | undefined> {
+async function toolsFor(
+  env: StageEnv,
+  ws: Workspace,
+  ranked: readonly string[],
+): Promise<ToolRoundsOptions | undefined> {
   const { config } = env.facts;
   const strategy = config.code_strategy;
   if (strategy === 'one-shot') return undefined;
   if (strategy === 'auto' && !(await supportsTools(env.llm, env.model('code'), env.signal)))
     return undefined;
   const signs = await repositorySigns(ws, [...config.setup, ...config.validate]);
-  return { checkout: { worktree: ws.worktree, gitDir: ws.gitDir }, testRunners: runnersFor(signs) };
+  return {
+    checkout: { worktree: ws.worktree, gitDir: ws.gitDir },
+    testRunners: runnersFor(signs),
+    ranked,
+  };
 }
 
 export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>> {
@@ -123,7 +131,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         samples.filter((s): s is string => s !== undefined),
       );
       const context = await env.context(ws, issue);
-      const tools = await toolsFor(env, ws);
+      const tools = await toolsFor(env, ws, context.ranked);
       const code = await runCodeAgent(
         {
           issue,

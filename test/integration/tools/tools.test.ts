@@ -151,6 +151,56 @@ describe('search, list_files, find_definition, find_references', () => {
   });
 });
 
+describe("the run's ranking orders every lookup", () => {
+  it('lists the files the ranking scored first, most relevant first, then the rest by path', async () => {
+    ws = createToolWorkspace(
+      { worktree: repo.dir, gitDir: join(repo.dir, '.git') },
+      // A ranked path the tools may not read (a link) stays out; unranked files follow by path.
+      { ranked: ['test/math.test.js', 'links/l0.js', 'src/use.js'] },
+    );
+    expect((await call('find_references', { symbol: 'add' })).text.split('\n').slice(1)).toEqual([
+      "test/math.test.js:1: import { add } from '../src/math.js';",
+      'test/math.test.js:2: add(1, 1);',
+      "src/use.js:1: import { add } from './math.js';",
+      'src/use.js:2: export const five = add(2, 3);',
+    ]);
+    const search = await call('search', { pattern: 'add' });
+    expect(search.text.split('\n').map((l) => l.split(':')[0])).toEqual([
+      '5 hits in 3 files',
+      'test/math.test.js',
+      'test/math.test.js',
+      'src/use.js',
+      'src/use.js',
+      'src/math.js',
+    ]);
+    const paths = (await ws.texts()).map((f) => f.path);
+    expect(paths.slice(0, 3)).toEqual(['test/math.test.js', 'src/use.js', '.gitignore']);
+    expect(paths).not.toContain('links/l0.js');
+  });
+
+  it('over the cap, names the files in that order and those with the most hits', async () => {
+    ws = createToolWorkspace(
+      { worktree: repo.dir, gitDir: join(repo.dir, '.git') },
+      { ranked: ['src/math.js'], limits: { hits: 2 } },
+    );
+    const lines = (await call('search', { pattern: 'line' })).text.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      '900 hits in 1 files (first 2 shown; narrow with path_glob)',
+      'files: docs/long.txt (900)',
+      'most hits: docs/long.txt (900)',
+    ]);
+  });
+
+  it('find_definition names the files of a folder named like the symbol', async () => {
+    const text = (await call('find_definition', { symbol: 'test' })).text;
+    expect(text).toBe(
+      ['files and folders named `test`:', 'test/math.test.js:1: (in a folder named `test`)'].join(
+        '\n',
+      ),
+    );
+  });
+});
+
 describe('callTool: a bad call is an answer, never a crash', () => {
   it.each([
     [
