@@ -13,7 +13,7 @@
  * loop's own overhead per turn (everything but the model: the HTTP round trip, the tools, the
  * loop). Last line:
  * `SUMMARY agent reached_at4=… reached_at8=… outside_view=… calls_p50=… tokens_p50=… turn_overhead_ms_p50=…`.
- * Flags: --only TEXT, --ids FILE (the instances named in FILE, one id a line), --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
+ * Flags: --reads-per-lookup N (files the explorer reads after each lookup, default 2), --only TEXT, --ids FILE (the instances named in FILE, one id a line), --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
  * --mirrors DIR, --workdir DIR (default $TMPDIR/autofix-bench-agent), --json FILE, --verbose (each
  * call's one-line account on stderr).
  */
@@ -43,6 +43,7 @@ const IDS = flag('ids');
 const DATASET = flag('dataset');
 const LIMIT = flag('limit') ? Number(flag('limit')) : undefined;
 const MAX_CALLS = Number(flag('max-calls') ?? 12);
+const READS = Number(flag('reads-per-lookup') ?? 2);
 const KEEP_TREES = process.argv.includes('--keep-trees');
 const MIRRORS = flag('mirrors') ?? '/work/.mirror';
 const WORKDIR = flag('workdir') ?? join(tmpdir(), 'autofix-bench-agent');
@@ -77,7 +78,7 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
   });
   const view = report.ranking.slice(0, VIEW).map((r) => r.path);
   const inView = view.some((p) => instance.gold.includes(p));
-  explorer = createExplorer(instance.issue, view, instance.gold, MAX_CALLS);
+  explorer = createExplorer(instance.issue, view, instance.gold, MAX_CALLS, READS);
   const client = createLlmClient({ baseUrl: llm.baseUrl });
   const before = llm.chatRequests().length;
   const started = performance.now();

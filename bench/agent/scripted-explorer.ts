@@ -1,7 +1,7 @@
 /**
  * The scripted tool-using model of `bench:agent`: it behaves as the issue allows a model that
  * knows nothing but the issue — it looks up the identifiers, names and messages the issue holds
- * (`find_definition`, `search`), reads the files the tools answer with (the first listed first),
+ * (`find_definition`, `search`), reads the files the tools answer with (the first listed first, a few after each lookup),
  * and once it has read a file the upstream fix changes it answers (`finish`). It never sees the
  * gold files except to know it may stop. One call per turn, so calls and turns are the same.
  */
@@ -78,6 +78,7 @@ export function createExplorer(
   alreadySeen: readonly string[],
   gold: readonly string[],
   maxCalls: number,
+  readsPerLookup = 2,
 ): Explorer {
   const plan = lookups(issue);
   const read = new Set(alreadySeen);
@@ -85,7 +86,8 @@ export function createExplorer(
   let made = 0;
   // A gold file in the view is read already: the answer comes at once.
   let reached: number | undefined = alreadySeen.some((p) => gold.includes(p)) ? 0 : undefined;
-  let lastWasRead = true;
+  // Reads still to make of the last lookup's best files before the next lookup.
+  let reads = 0;
   let pending: ExplorerCall | undefined;
   const bestUnread = (): string | undefined =>
     [...score]
@@ -113,7 +115,13 @@ export function createExplorer(
         const weight = { find_definition: 3, find_references: 2 }[pending?.name ?? ''] ?? 1;
         // The files in the order the tool lists them: a model reads the first ones first, and
         // the code before the tests that use it.
-        const listed = [...new Set([...lastAnswer.matchAll(HIT)].map((m) => m[1]!))];
+        const named = /^files: (.*)$/m.exec(lastAnswer)?.[1]?.split(', ') ?? [];
+        const listed = [
+          ...new Set([
+            ...named.map((f) => f.replace(/ \(\d+\)$/, '')),
+            ...[...lastAnswer.matchAll(HIT)].map((m) => m[1]!),
+          ]),
+        ];
         listed.forEach((path, i) => {
           const points = weight / (1 + i);
           // Prose (a README, a changelog) says what the code does, not where to fix it.
@@ -127,21 +135,17 @@ export function createExplorer(
           arguments: { summary: reached ? 'read the file the fix changes' : 'gave up' },
         };
       const candidate = bestUnread();
-      // Read the best candidate after each lookup; look up again when there is none.
-      if (candidate && !lastWasRead) {
-        lastWasRead = true;
+      // Read the best candidates after each lookup; look up again when none is left.
+      if (candidate && reads > 0) {
+        reads -= 1;
         return call({ name: 'read_file', arguments: { path: candidate } });
       }
-      lastWasRead = false;
       const lookup = plan.shift();
       if (lookup) {
-        if (lookup.name === 'read_file') lastWasRead = true;
+        reads = lookup.name === 'read_file' ? 0 : readsPerLookup;
         return call(lookup);
       }
-      if (candidate) {
-        lastWasRead = true;
-        return call({ name: 'read_file', arguments: { path: candidate } });
-      }
+      if (candidate) return call({ name: 'read_file', arguments: { path: candidate } });
       return { name: 'finish', arguments: { summary: 'nothing left to look up' } };
     },
   };

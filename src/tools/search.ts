@@ -101,8 +101,9 @@ export const searchTool: Tool<Args> = {
     for (const { path, content } of scanned) {
       for (const n of linesOf(content, find(content))) {
         total += 1;
-        files.set(path, (files.get(path) ?? 0) + 1);
-        if (hits.length >= ws.limits.hits) continue;
+        const inFile = (files.get(path) ?? 0) + 1;
+        files.set(path, inFile);
+        if (hits.length >= ws.limits.hits || inFile > ws.limits.hitsPerFile) continue;
         const line = lineText(content, n).trim();
         const cut =
           line.length > ws.limits.lineChars ? `${line.slice(0, ws.limits.lineChars)}…` : line;
@@ -114,7 +115,9 @@ export const searchTool: Tool<Args> = {
       total === 0
         ? `no match for \`${args.pattern}\`${where} (${scanned.length} files searched)`
         : `${total} hits in ${files.size} files${where}` +
-          (total > hits.length ? ` (first ${hits.length} shown; narrow with path_glob)` : '');
+          (total > hits.length
+            ? ` (${hits.length} shown, at most ${ws.limits.hitsPerFile} a file; narrow with path_glob)`
+            : '');
     // More hits than are shown: the files that hold them, in the workspace's order (the most
     // relevant to the issue first), and which hold the most.
     const listed = (entries: [string, number][]): string =>

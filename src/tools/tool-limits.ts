@@ -6,6 +6,8 @@ export interface ToolLimits {
   answerChars: number;
   /** `search`, `find_references`: hits per call. */
   hits: number;
+  /** `search`: hits shown per file, so that one busy file does not hide the others. */
+  hitsPerFile: number;
   /** `list_files`: entries per call. */
   entries: number;
   /** A line shown in a hit is cut to this. */
@@ -16,6 +18,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   readLines: 400,
   answerChars: 24_000,
   hits: 60,
+  hitsPerFile: 5,
   entries: 400,
   lineChars: 240,
 };

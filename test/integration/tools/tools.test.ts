@@ -178,17 +178,26 @@ describe("the run's ranking orders every lookup", () => {
     expect(paths).not.toContain('links/l0.js');
   });
 
-  it('over the cap, names the files in that order and those with the most hits', async () => {
+  it('over the cap, shows a few hits a file and names the files in that order and by hits', async () => {
     ws = createToolWorkspace(
       { worktree: repo.dir, gitDir: join(repo.dir, '.git') },
-      { ranked: ['src/math.js'], limits: { hits: 2 } },
+      { ranked: ['src/math.js'], limits: { hitsPerFile: 1 } },
     );
-    const lines = (await call('search', { pattern: 'line' })).text.split('\n');
-    expect(lines.slice(0, 3)).toEqual([
-      '900 hits in 1 files (first 2 shown; narrow with path_glob)',
-      'files: docs/long.txt (900)',
-      'most hits: docs/long.txt (900)',
+    expect((await call('search', { pattern: 'add' })).text.split('\n')).toEqual([
+      '5 hits in 3 files (3 shown, at most 1 a file; narrow with path_glob)',
+      'files: src/math.js (1), src/use.js (2), test/math.test.js (2)',
+      'most hits: src/use.js (2), test/math.test.js (2), src/math.js (1)',
+      'src/math.js:1: export function add(a, b) {',
+      "src/use.js:1: import { add } from './math.js';",
+      "test/math.test.js:1: import { add } from '../src/math.js';",
     ]);
+    ws = createToolWorkspace(
+      { worktree: repo.dir, gitDir: join(repo.dir, '.git') },
+      { limits: { hits: 2 } },
+    );
+    expect((await call('search', { pattern: 'line' })).text.split('\n')[0]).toBe(
+      '900 hits in 1 files (2 shown, at most 5 a file; narrow with path_glob)',
+    );
   });
 
   it('find_definition names the files of a folder named like the symbol', async () => {
