@@ -1,4 +1,4 @@
-/** Data contracts shared by stages (DESIGN.md §3). Names are kept; fields may grow. */
+/** Data contracts shared by stages (docs/CONTRACTS.md). Names are kept; fields may grow. */
 
 /** Every stage the pipeline has: one queue and one worker each. */
 export const STAGES = ['triage', 'plan', 'reproduce', 'code', 'pr', 'verify'] as const;

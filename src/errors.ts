@@ -1,5 +1,5 @@
 /**
- * The one list of error codes (DESIGN.md §3) and the error type every module throws.
+ * The one list of error codes (docs/CONTRACTS.md) and the error type every module throws.
  * Whether a failure is retried is decided here, not at each call site.
  */
 export const ERROR_CODES = [

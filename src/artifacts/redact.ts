@@ -1,9 +1,10 @@
 /**
- * Secret redaction (DESIGN.md §5.6): a secret shows only as `****` plus its last two characters,
- * in every log, artifact, comment and error message. Its encoded forms too (issue #11: a command
- * printed the environment base64-encoded and the PR body carried the private key): base64 at any
- * offset and wrapping, hex, percent-encoding and a PEM key's bare body mask the whole encoded run
- * as `****(base64 of a secret)` and the like. Each secret's forms are computed once, in `add`.
+ * Secret redaction (docs/SECURITY.md, rule 6): a secret shows only as `****` plus its last two
+ * characters, in every log, artifact, comment and error message. Its encoded forms too (issue #11:
+ * a command printed the environment base64-encoded and the PR body carried the private key): base64
+ * at any offset and wrapping, hex, percent-encoding and a PEM key's bare body mask the whole
+ * encoded run as `****(base64 of a secret)` and the like. Each secret's forms are computed once, in
+ * `add`.
  */
 import { createEncodedRunIndex } from './encoded-run-index.js';
 import { findUrlEncoded, maskUrlEncoded } from './mask-url-encoded.js';

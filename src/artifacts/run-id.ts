@@ -13,7 +13,7 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Deterministic run id from the run's inputs (seed 002: no random ids): the same issue on the same
+ * Deterministic run id from the run's inputs (no random ids): the same issue on the same
  * baseline with the same settings gets the same id, so a retried job finds its own artifacts.
  */
 export function runIdFor(inputs: Record<string, unknown>, prefix = 'run'): string {

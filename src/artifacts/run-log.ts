@@ -1,6 +1,6 @@
 /**
- * One folder per run holding everything the run did, redacted (DESIGN.md §5.6):
- * `query-N.txt`, `query-N-response.json`, `query-N-response.txt`, `query-N-build.txt` (seed 001
+ * One folder per run holding everything the run did, redacted (docs/SECURITY.md, rule 6):
+ * `query-N.txt`, `query-N-response.json`, `query-N-response.txt`, `query-N-build.txt` (code-commit's
  * naming), `llm-user-output.txt` (the LLM's `&&&` notes) and any JSON the caller adds.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';

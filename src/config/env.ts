@@ -1,7 +1,7 @@
 /**
- * Process environment → typed settings (DESIGN.md §6). The only module that reads `process.env`
- * (callers pass it in). Every problem is reported at once, each with the variable's name, and a
- * secret's value never appears in a message.
+ * Process environment → typed settings (README, Configuration). The only module that reads
+ * `process.env` (callers pass it in). Every problem is reported at once, each with the variable's
+ * name, and a secret's value never appears in a message.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';

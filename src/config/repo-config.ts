@@ -1,5 +1,5 @@
 /**
- * `.github/autofix.yml` (DESIGN.md §6): the per-repository settings, read from the default
+ * `.github/autofix.yml` (README, Configuration): the per-repository settings, read from the default
  * branch. Every key is optional and documented; unknown keys are errors so a typo is not
  * silently ignored.
  */

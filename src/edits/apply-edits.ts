@@ -22,7 +22,7 @@ export interface ApplyEditsOptions {
   /** The LLM's answer, as received; several answers (one per planned file) apply as one change. */
   text: string | readonly string[];
   /**
-   * The plan's contract (seed 003): when given, a change to any other path is refused as
+   * The plan's contract (docs/CONTRACTS.md): when given, a change to any other path is refused as
    * WRITE_SCOPE_VIOLATION before anything is written.
    */
   scope?: readonly string[];

@@ -1,7 +1,7 @@
 /**
  * Why a path string cannot name a file inside the repository, or undefined when it can.
- * Purely textual (DESIGN.md §5.1): relative, normalized, no `..`, no absolute or drive paths, no
- * NUL or control characters. Symlinks are checked separately against the real tree.
+ * Purely textual (docs/SECURITY.md, rule 1): relative, normalized, no `..`, no absolute or drive
+ * paths, no NUL or control characters. Symlinks are checked separately against the real tree.
  */
 export function checkPathSyntax(path: string): string | undefined {
   if (path === '') return 'is empty; name a file relative to the repository root';

@@ -45,8 +45,8 @@ async function symlinkOnPath(root: string, path: string): Promise<PathViolation 
 }
 
 /**
- * Every way each path breaks the policy (DESIGN.md §5.1), one violation per path at most: bad
- * syntax, escape through a symlink, protected pattern, ignored by git, outside allowed_paths.
+ * Every way each path breaks the policy (docs/SECURITY.md, rule 1), one violation per path at most:
+ * bad syntax, escape through a symlink, protected pattern, ignored by git, outside allowed_paths.
  */
 export async function findPathViolations(
   paths: readonly string[],

@@ -1,6 +1,7 @@
 /**
  * edits/: turns what an LLM wrote into file changes that are exactly what it meant, or a precise
- * refusal — never a wrong file and never a half-applied change (DESIGN.md §4–§5).
+ * refusal — never a wrong file and never a half-applied change (docs/EDIT-FORMATS.md,
+ * docs/SECURITY.md).
  *
  * The pipeline calls one function:
  *

@@ -1,6 +1,7 @@
 import { AutofixError } from '../errors.js';
 
-/** Paths a change touches that the plan did not name: the plan is a contract (seed 003). */
+/** Paths a change touches that the plan did not name: the plan is a contract
+ * (docs/CONTRACTS.md). */
 export function outsideScope(
   paths: readonly string[],
   scope: readonly string[],

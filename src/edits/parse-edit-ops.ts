@@ -65,7 +65,7 @@ const proposalSchema = z
 const isCrlf = (text: string): boolean => text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
 
 /**
- * edit-ops format (seed 004): create (the file must not exist), delete, and edit with eight edit
+ * edit-ops format (docs/EDIT-FORMATS.md): create (the file must not exist), delete, and edit with eight edit
  * types, applied in order to the current contents read through `readFile`. A target that is
  * missing or not unique is refused with the closest file lines and their numbers.
  */

@@ -7,9 +7,10 @@ import { refuseLostCode } from './refuse-lost-code.js';
 import type { ParsedEdits, ReadFile } from './types.js';
 
 /**
- * Dispatches to the parser of the configured edit format (DESIGN.md §4). The formats that send
- * whole new contents (fenced-files, json-writes, edit-ops) are then checked against the current
- * files for placeholders and cut-off tails (`refuse-lost-code.ts`); udiff checks its hunks itself.
+ * Dispatches to the parser of the configured edit format (docs/EDIT-FORMATS.md). The formats that
+ * send whole new contents (fenced-files, json-writes, edit-ops) are then checked against the
+ * current files for placeholders and cut-off tails (`refuse-lost-code.ts`); udiff checks its hunks
+ * itself.
  */
 export async function parseEdits(
   format: EditFormat,

@@ -116,7 +116,7 @@ const REMINDER =
   '`$$$start`/`$$$end` (instead of any file) when no change is needed. Blocks must not overlap or nest.';
 
 /**
- * fenced-files format (seeds 000/001): four independent passes, one per syntax, then the rules
+ * fenced-files format (docs/EDIT-FORMATS.md): four independent passes, one per syntax, then the rules
  * across them: no overlapping or nested blocks of any kinds, one version per file, `$$$` only
  * without file blocks, and at least one of the two.
  */

@@ -5,7 +5,7 @@ import { describeSchemaIssues } from './describe-schema-issues.js';
 import { extractJson } from './extract-json.js';
 import type { ParsedEdits } from './types.js';
 
-/** Seed 002 limits: one file at most 200 KB, all files together at most 500 KB. */
+/** The limits of json-writes: one file at most 200 KB, all files together at most 500 KB. */
 export const MAX_FILE_BYTES = 200 * 1024;
 export const MAX_TOTAL_BYTES = 500 * 1024;
 
@@ -33,7 +33,7 @@ const proposalSchema = z
   .strict();
 
 /**
- * json-writes format (seed 002): `{summary, writes: [{path, base_sha256, content}]}` with a strict
+ * json-writes format (docs/EDIT-FORMATS.md): `{summary, writes: [{path, base_sha256, content}]}` with a strict
  * schema, text-only contents and size limits. Every write carries the hash of the file it was
  * based on; the apply step refuses the whole set with STALE_CONTEXT if any differs from the disk.
  */

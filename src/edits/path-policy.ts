@@ -1,6 +1,7 @@
 /**
- * Which repository paths the bot may write (DESIGN.md §5.1). Patterns are minimatch globs matched
- * against the repository-relative path; a pattern naming a directory covers everything below it.
+ * Which repository paths the bot may write (docs/SECURITY.md, rule 1). Patterns are minimatch globs
+ * matched against the repository-relative path; a pattern naming a directory covers everything
+ * below it.
  */
 export interface PathPolicy {
   /** Globs the bot must never write or delete. */
@@ -44,7 +45,7 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '**/node_modules/**',
 ];
 
-/** Also protected in code-commit mode (seed 000): the supervisor's own files. */
+/** Also protected in code-commit mode: the supervisor's own files. */
 export const CODE_COMMIT_PROTECTED_PATHS: readonly string[] = [
   'build.sh',
   'codeRollup.sh',

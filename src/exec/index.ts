@@ -1,4 +1,4 @@
-/** The command runner's surface for the pipeline (DESIGN.md §5.4). */
+/** The command runner's surface for the pipeline (docs/SECURITY.md, rule 4). */
 export {
   checkSandbox,
   runCommand,

@@ -1,8 +1,8 @@
 /**
- * Runs one repository command (DESIGN.md §5.4): an argv without a shell, inside the worktree,
- * with an allowlisted environment, in its own process group that is ended completely on timeout,
- * abort or exit, with each output stream capped and every secret redacted — and, unless the
- * operator turned it off, inside the sandbox of bwrap-args.ts, which must prove itself first
+ * Runs one repository command (docs/SECURITY.md, rule 4): an argv without a shell, inside the
+ * worktree, with an allowlisted environment, in its own process group that is ended completely on
+ * timeout, abort or exit, with each output stream capped and every secret redacted — and, unless
+ * the operator turned it off, inside the sandbox of bwrap-args.ts, which must prove itself first
  * (sandbox.ts). `setup` commands reach the network only through the allowlisting proxy
  * (setup-network.ts); every other command has no network at all.
  */

@@ -1,5 +1,5 @@
 /**
- * The repository's own checks (seed 003 §4): `setup` commands (e.g. `npm ci`: allowlisted hosts
+ * The repository's own checks: `setup` commands (e.g. `npm ci`: allowlisted hosts
  * through the egress proxy, with the repository's package caches), then `validate` commands (no
  * network at all), in order, stopping at the first failure. Every command line is split before
  * anything runs, so a config mistake fails fast.

@@ -1,7 +1,7 @@
 /**
- * Who decides how repository code is isolated (issue #11, DESIGN.md §5.4): the operator. The
- * worker's policy is `bwrap` unless the operator typed `none` (`AUTOFIX_SANDBOX=none` for the app,
- * `--sandbox none` for the CLI); a repository's `.github/autofix.yml` can only ask for more
+ * Who decides how repository code is isolated (issue #11; docs/SECURITY.md, rule 4): the operator.
+ * The worker's policy is `bwrap` unless the operator typed `none` (`AUTOFIX_SANDBOX=none` for the
+ * app, `--sandbox none` for the CLI); a repository's `.github/autofix.yml` can only ask for more
  * (`sandbox: bwrap` on a worker whose operator chose `none`), never for less.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Branch names (DESIGN.md §3): `<prefix><type>/<issue>-<slug>`, e.g.
+ * Branch names (docs/CONTRACTS.md): `<prefix><type>/<issue>-<slug>`, e.g.
  * `autofix/fix/42-crash-when-config-is-empty`. The slug is ASCII, at most 50 characters, cut at
  * a word boundary when it can be.
  */
@@ -88,7 +88,7 @@ export function assertBranchPrefix(prefix: string): void {
   }
 }
 
-/** Pushes and deletions go only below the bot's prefix (DESIGN.md §5.5). */
+/** Pushes and deletions go only below the bot's prefix (docs/SECURITY.md, rule 5). */
 export function assertBotBranch(name: string, prefix: string): void {
   const rest = name.slice(prefix.length);
   if (

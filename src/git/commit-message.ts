@@ -1,5 +1,5 @@
 /**
- * Commit messages (DESIGN.md §3, seed 003): a Conventional Commit subject, a blank line,
+ * Commit messages (docs/CONTRACTS.md): a Conventional Commit subject, a blank line,
  * `Fixes #N`, then an optional body. Validated before `git commit`; a message that breaks the
  * rule is refused, never "fixed up" silently.
  *

@@ -1,5 +1,5 @@
 /**
- * Commits the worktree's changes on the job's branch (DESIGN.md §3): validated Conventional
+ * Commits the worktree's changes on the job's branch (docs/CONTRACTS.md): validated Conventional
  * Commit message, `--signoff` with the bot identity, the `Autofix-Issue` trailer that marks the
  * branch as ours, and no hooks (repository code only runs through exec/, sandboxed). An empty
  * change is an error, never an empty commit. The mirror is scrubbed first: repository code ran

@@ -1,7 +1,7 @@
 /**
- * Pushes (DESIGN.md §5.5): always with a lease on the value this job saw (absent for a new
- * branch, the fetched tip for a reused bot branch), so a push can never overwrite work it has not
- * seen. Rejections are mapped to error codes with the remote's own words, redacted. What is
+ * Pushes (docs/SECURITY.md, rule 5): always with a lease on the value this job saw (absent for a
+ * new branch, the fetched tip for a reused bot branch), so a push can never overwrite work it has
+ * not seen. Rejections are mapped to error codes with the remote's own words, redacted. What is
  * pushed when: git/keep-commit.ts (the private ref, then the branch — publish last).
  *
  * Before every push, the mirror is scrubbed again (repository code ran since the job opened it: a

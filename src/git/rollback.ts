@@ -1,5 +1,5 @@
 /**
- * Undoes a job (DESIGN.md §5.5, seed 002 §2.3): `git reset --hard <baseline>` and `git clean -fd`
+ * Undoes a job (docs/SECURITY.md, rule 5): `git reset --hard <baseline>` and `git clean -fd`
  * in the worktree, the local branch deleted, and the remote branch put back to where it was
  * before this job pushed (deleted if this job created it), and the run's private ref (the kept,
  * unpublished commit) deleted. The mirror's fetched refs and objects

@@ -7,9 +7,9 @@
  * safe-git-config.ts); what a config can still name is scrubbed from the mirror before each job
  * (scrub-mirror.ts).
  *
- * Credentials travel per command as `http.extraHeader` (DESIGN.md §5.5), set through git's
- * `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` environment rather than `-c` on the
- * command line: same effect (nothing written to `.git/config` or a remote URL) but not visible
+ * Credentials travel per command as `http.extraHeader` (docs/SECURITY.md, rule 5), set through
+ * git's `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` environment rather than `-c` on
+ * the command line: same effect (nothing written to `.git/config` or a remote URL) but not visible
  * to other users in `ps`. Every message we build is redacted of the token and its header form.
  */
 import { spawn } from 'node:child_process';

@@ -1,7 +1,8 @@
 /**
- * A job's working copy (DESIGN.md §1, §5.5): a `git worktree` of the repository's mirror at the
- * base branch head, in its own job directory, removed when the job ends whatever the outcome.
- * It shares the mirror's objects, so it costs one checkout of disk and no history transfer.
+ * A job's working copy (docs/ARCHITECTURE.md; docs/SECURITY.md, rule 5): a `git worktree` of the
+ * repository's mirror at the base branch head, in its own job directory, removed when the job ends
+ * whatever the outcome. It shares the mirror's objects, so it costs one checkout of disk and no
+ * history transfer.
  *
  * The `Workspace` record is plain JSON: the code stage can persist it and a later process can
  * still `rollbackWorkspace` / `closeWorkspace` after a crash.

@@ -1,5 +1,5 @@
 /**
- * The agent of a predecessor mode (`agents/code-commit.md`, `agents/work-order.md`): shipped with
+ * The agent of a mode (`agents/code-commit.md`, `agents/work-order.md`): shipped with
  * Autofix only, never overridden by the repository, parsed and checked like every other agent.
  */
 import { readFile } from 'node:fs/promises';

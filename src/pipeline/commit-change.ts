@@ -1,4 +1,4 @@
-/** The validated change as a Conventional Commit on the job's branch (DESIGN.md §3). */
+/** The validated change as a Conventional Commit on the job's branch (docs/CONTRACTS.md). */
 import type { Commit, FixPlan } from '../contracts.js';
 import { findPathViolations } from '../edits/index.js';
 import { pathPolicyError } from '../edits/path-policy-error.js';

@@ -1,6 +1,6 @@
 /**
- * What every stage receives (DESIGN.md §1): I/O comes in through these ports, so the same stage
- * functions run in the CLI (in process) and in the app (from BullMQ processors).
+ * What every stage receives (docs/ARCHITECTURE.md): I/O comes in through these ports, so the same
+ * stage functions run in the CLI (in process) and in the app (from BullMQ processors).
  */
 import type { StageName, StepName } from '../contracts.js';
 import type { LlmClient } from '../llm/create-llm-client.js';

@@ -1,8 +1,8 @@
 /**
- * The stage table in one process (what `autofix run` does, DESIGN.md §1): one workspace for the
- * whole run, the stages of the `fix` route (`ROUTES`, contracts.ts) in order, each stage's output handed to the next in memory. Any
- * failure rolls the workspace back: worktree, local branch, the private ref the code stage kept,
- * and the branch if the publish step had moved it.
+ * The stage table in one process (what `autofix run` does, docs/ARCHITECTURE.md): one workspace for
+ * the whole run, the stages of the `fix` route (`ROUTES`, contracts.ts) in order, each stage's
+ * output handed to the next in memory. Any failure rolls the workspace back: worktree, local
+ * branch, the private ref the code stage kept, and the branch if the publish step had moved it.
  */
 import {
   ROUTES,

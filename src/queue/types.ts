@@ -1,7 +1,8 @@
 /**
  * The contract between the queue layer (this folder) and the stage logic (src/pipeline).
  *
- * A run is a chain of four BullMQ jobs, triage → plan → code → pr, one queue per stage. Each job
+ * A run is a chain of BullMQ jobs, one per stage of its route (`ROUTES` in contracts.ts: triage →
+ * plan → reproduce → code → pr for a fix, verify alone for a re-run), one queue per stage. Each job
  * carries `RunJobData`: plain JSON (it lives in Redis and may be processed on another machine),
  * never a token. A stage processor receives that data plus a `StageContext` (an installation
  * client minted for this job, a logger, an abort signal, the status-comment updater) and answers
@@ -30,7 +31,9 @@ export {
   type StageOutputs,
 } from '../contracts.js';
 
-/** What started the run. Text fields are sanitized (DESIGN.md §5.3) before they get here. */
+/**
+ * What started the run. Text fields are sanitized (docs/SECURITY.md, rule 3) before they get here.
+ */
 export type RunTrigger =
   /** The trigger label (repo config `trigger_label`) was added to the issue. */
   | { kind: 'label'; label: string }

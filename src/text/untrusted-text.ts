@@ -1,8 +1,8 @@
 /**
- * Issue and comment text is untrusted (DESIGN.md §5.3): anyone can write it, and it goes into an
- * LLM prompt. We remove what a human reviewer would not see but a model would read — HTML
- * comments, hidden elements, zero-width and bidi control characters. Prompts then quote it as
- * data (llm/quote-untrusted.ts).
+ * Issue and comment text is untrusted (docs/SECURITY.md, rule 3): anyone can write it, and it goes
+ * into an LLM prompt. We remove what a human reviewer would not see but a model would read — HTML
+ * comments, hidden elements, zero-width and bidi control characters. Prompts then quote it as data
+ * (llm/quote-untrusted.ts).
  */
 
 /** Zero-width, bidi overrides/isolates, BOM, soft hyphen, word joiner, tag characters. */

@@ -1,6 +1,6 @@
 /**
  * The first job of a run, built from the webhook (pure). Text is sanitized here, before anything
- * is stored or can reach a prompt (DESIGN.md §5.3).
+ * is stored or can reach a prompt (docs/SECURITY.md, rule 3).
  */
 import { runIdFor } from '../artifacts/run-id.js';
 import { ciRoundTrailers } from '../github/ci-rounds.js';

@@ -1,9 +1,9 @@
 /**
- * Who may trigger a run (DESIGN.md §5.2): write, maintain or admin on the repository, asked
- * through the collaborator permission API. An error GitHub may not repeat (5xx, rate limit, the
- * network) is thrown, so admission retries it; any other error means no. Answers are cached briefly (per
- * repository and user) so a burst of deliveries does not become a burst of API calls; a revoked
- * permission therefore takes up to `ttlMs` to apply.
+ * Who may trigger a run (docs/SECURITY.md, rule 2): write, maintain or admin on the repository,
+ * asked through the collaborator permission API. An error GitHub may not repeat (5xx, rate limit,
+ * the network) is thrown, so admission retries it; any other error means no. Answers are cached
+ * briefly (per repository and user) so a burst of deliveries does not become a burst of API calls;
+ * a revoked permission therefore takes up to `ttlMs` to apply.
  */
 import { getRepoRole, type RepoRole } from '../github/permission.js';
 import { classifyError } from '../queue/classify-error.js';

@@ -101,7 +101,7 @@ const file = (path: string, content: string): string => `^^^${path}\n${content}^
 const HELLO = file('src/greeting.txt', 'hello\n');
 
 describe('autofix code-commit', () => {
-  it('passes on the first try: seed 000 prompt layout, &&& notes on stdout, complete logs', async () => {
+  it('passes on the first try: the default prompt layout, &&& notes on stdout, complete logs', async () => {
     llm.enqueue(`&&&start\nChanged the greeting.\n&&&end\n\n${HELLO}`);
     const r = await codeCommit();
 
@@ -205,7 +205,7 @@ describe('autofix code-commit', () => {
     expect(read('src/greeting.txt')).toBe('hello\n');
   });
 
-  it('with --history, accumulates every answer and build output in seed 001 layout', async () => {
+  it('with --history, accumulates every answer and build output in the --history layout', async () => {
     llm.enqueue(
       `%%%start\nNote one.\n%%%end\n${file('notes.txt', 'v1\n')}${file('src/greeting.txt', 'hi\n')}`,
       `%%%start\nNote two.\n%%%end\n${file('notes.txt', 'v2\n')}${file('src/greeting.txt', 'hey\n')}`,
@@ -249,7 +249,7 @@ describe('autofix code-commit', () => {
       ]),
     );
     expect(logText('query-2-build.txt')).toContain('found: hey');
-    // Seed 000 leaves the changes for the supervisor to inspect with git.
+    // code-commit leaves the changes for the supervisor to inspect with git.
     expect(read('src/greeting.txt')).toBe('hey\n');
   });
 

@@ -1,6 +1,6 @@
 /**
  * Trivial StageProcessors for testing the queue and intake mechanics (and the webhook benchmark)
- * until the real pipeline is wired: no LLM, no git; the PR stage really opens the pull request
+ * apart from the real stages: no LLM, no git; the PR stage really opens the pull request
  * through the GitHub adapter, so tests see the whole chain end at GitHub.
  */
 import { createOrUpdatePullRequest, shouldOpenAsDraft } from '../../src/github/pull-request.js';

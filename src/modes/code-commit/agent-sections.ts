@@ -1,6 +1,6 @@
 /**
  * The `## ` sections of an agent's system prompt, by heading. code-commit sends a different
- * selection per round (seed 000: project structure, code modification instructions, then the
+ * selection per round (in this order: project structure, code modification instructions, then the
  * initial or the repair query prompt), all kept in one agent file.
  */
 import { AutofixError } from '../../errors.js';

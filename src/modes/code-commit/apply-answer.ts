@@ -1,6 +1,6 @@
 /**
- * One LLM answer of code-commit through the edit engine: the `fenced-files` format (seed 001's
- * four syntaxes), seed 000's protected files on top of the default policy, all or nothing. A parse
+ * One LLM answer of code-commit through the edit engine: the `fenced-files` format (its
+ * four syntaxes), code-commit's protected files on top of the default policy, all or nothing. A parse
  * error or a refused path is returned, not thrown: the loop shows it to the LLM like a build error.
  */
 import type { Redactor } from '../../artifacts/redact.js';

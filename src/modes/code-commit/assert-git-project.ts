@@ -1,7 +1,7 @@
 import { AutofixError } from '../../errors.js';
 import { runGit } from '../../git/run-git.js';
 
-/** Seed 000: the supervisor reviews the LLM's changes with `git status` / `git diff`. */
+/** The supervisor reviews the LLM's changes with `git status` / `git diff`. */
 export async function assertGitProject(projectDir: string): Promise<void> {
   await runGit(['rev-parse', '--git-dir'], { cwd: projectDir }).catch(() => {
     throw new AutofixError(

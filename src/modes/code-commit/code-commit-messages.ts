@@ -1,13 +1,13 @@
 /**
  * The prompts of `autofix code-commit`, pure: the system message is the agent's sections in
- * seed 000's order, the user message the data in the seed's layout.
+ * the mode's order, the user message the data in its layout (README, `autofix code-commit`).
  *
  *   initial  [project structure][code modification instructions][initial query] | [query][codebase]
  *   repair   [project structure][code modification instructions][repair query]
  *            | [build output][debugging notes][query][codebase][file replacements, latest only]
  *   history  [project structure][code modification instructions][repair query with history]
  *            | [query][codebase] then, per earlier answer: its notes and replacements, and the
- *            build output that followed (seed 001)
+ *            build output that followed (`--history`)
  */
 import { formatFileReplacements } from '../../llm/format-file-replacements.js';
 import type { AgentDefinition } from '../../llm/parse-agent.js';

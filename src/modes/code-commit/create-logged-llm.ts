@@ -1,5 +1,5 @@
 /**
- * The LLM client of a code-commit run, logging every call in seed 001's layout: `query-N.txt`
+ * The LLM client of a code-commit run, logging every call in the mode's layout: `query-N.txt`
  * (a header naming endpoint, model and the masked key — the key itself travels only in the
  * Authorization header — then the messages), `query-N-response.json` and `query-N-response.txt`,
  * failed calls included. Everything written passes through the run's redactor.

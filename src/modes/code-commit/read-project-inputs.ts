@@ -1,5 +1,5 @@
 /**
- * What `autofix code-commit` needs from the project directory before any LLM call (seed 000):
+ * What `autofix code-commit` needs from the project directory before any LLM call:
  * the supervisor's query and code rollup, a `.gitignore` that keeps `agent-config/` (where keys
  * live) out of git, and the build script. Every problem is a configuration error naming the file.
  */

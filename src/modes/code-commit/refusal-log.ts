@@ -1,4 +1,4 @@
-/** The "build output" of an answer that was refused before anything was written (seed 001). */
+/** The "build output" of an answer that was refused before anything was written. */
 export function refusalLog(refusal: string): string {
   return [
     'Your answer was refused before anything was written; ./build.sh did not run.',

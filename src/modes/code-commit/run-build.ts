@@ -1,6 +1,6 @@
 /**
  * `./build.sh` through the command runner (no shell, allowlisted environment, process group
- * killed on timeout, output capped, secrets redacted). Seed 000: the build passes if and only if
+ * killed on timeout, output capped, secrets redacted). The build passes if and only if
  * it exits 0, whatever it printed on stderr. The log text is what `query-N-build.txt` holds and
  * what the next repair prompt shows.
  */

@@ -1,9 +1,9 @@
 /**
- * `autofix code-commit` (seeds 000/001), run from a project directory:
+ * `autofix code-commit` (README), run from a project directory:
  *
  *   1. read agent-config/query.txt + codeRollup.txt, check .gitignore and build.sh
  *   2. initial query → answer → edit engine (fenced-files, protected files) → ./build.sh
- *   3. while the build fails, up to `maxRounds` repair queries (seed 000 layout, or seed 001's
+ *   3. while the build fails, up to `maxRounds` repair queries (the default layout, or `--history`'s
  *      accumulating history) — a refused answer counts as a failed build; the rounds run on the
  *      shared repair loop (`pipeline/code/repair-loop.ts`), which keeps the failed rounds' records
  *
@@ -31,9 +31,9 @@ import type { CodeCommitPrompt, RoundRecord } from './types.js';
 
 export interface CodeCommitOptions {
   projectDir: string;
-  /** Repair rounds after the first query (seed 000: 3; seed 001 users pass 8). */
+  /** Repair rounds after the first query (default 3; `--history` users often pass 8). */
   maxRounds: number;
-  /** Seed 001's accumulating repair prompt instead of seed 000's latest-only one. */
+  /** `--history`: the accumulating repair prompt instead of the latest-only one. */
   history: boolean;
   model?: string;
   /** Names the log folder; the start of the run. */
@@ -73,7 +73,7 @@ export async function runCodeCommit(
   const logDir = join(projectDir, 'logs', stamp);
   const redact = createRedactor(settings.secrets);
   const runLog = createRunLog(logDir, redact);
-  // Seed 001: the `&&&` notes of every run accumulate in the project's llm-user-output.txt.
+  // The `&&&` notes of every run accumulate in the project's llm-user-output.txt.
   const userLog = createRunLog(projectDir, redact);
   const llm = createLoggedLlm(settings, model, runLog, redact, deps.log);
   const sandbox = operatorSandbox(settings, {

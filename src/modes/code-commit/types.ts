@@ -13,7 +13,7 @@ export interface RoundRecord {
 
 export type CodeCommitPrompt =
   | { kind: 'initial'; query: string; codebase: string }
-  /** Seed 000: the latest build output, and only the latest replacement of each file. */
+  /** Default: the latest build output, and only the latest replacement of each file. */
   | { kind: 'repair'; query: string; codebase: string; rounds: readonly RoundRecord[] }
-  /** Seed 001 (`--history`): every answer and every build output, oldest first. */
+  /** `--history`: every answer and every build output, oldest first. */
   | { kind: 'history'; query: string; codebase: string; rounds: readonly RoundRecord[] };

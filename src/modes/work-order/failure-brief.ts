@@ -1,5 +1,5 @@
 /**
- * Seed 002 §2.8/§4.3: a failed attempt becomes a bounded FailureBrief for the next SE prompt —
+ * A failed attempt becomes a bounded FailureBrief for the next SE prompt —
  * the stage, the command and exit code, the tail of the output (never a whole log: those stay in
  * the attempt's files) and a reminder of the work order's constraints.
  */

@@ -1,5 +1,5 @@
 /**
- * Seed 002 §2.2: the repository must be a git repository (its top level, with a commit) whose
+ * The repository must be a git repository (its top level, with a commit) whose
  * tree is clean — nothing staged, nothing modified, nothing untracked — because a failed attempt
  * is undone with `git reset --hard` + `git clean -fd`. Returns the baseline commit. Changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * What the SE sees of the repository (seed 002 §4.1): the sha256 of every allowed file as it is
+ * What the SE sees of the repository: the sha256 of every allowed file as it is
  * now (the `base_sha256` its writes must carry; empty bytes for a missing file) and the context
  * files' contents, read in the work order's order and cut deterministically at 200 KB in total.
  */

@@ -1,7 +1,7 @@
 /**
  * What the repository itself says about running commands, read from the baseline commit:
  *
- * Global verification (seed 002 §6.5), run before the acceptance commands in every attempt:
+ * Global verification, run before the acceptance commands in every attempt:
  *   1. `bash scripts/verify.sh` when the repository has `scripts/verify.sh`;
  *   2. otherwise the `validate` commands of `.github/autofix.yml` (the same commands the bot runs);
  *   3. otherwise none (the acceptance commands alone decide).

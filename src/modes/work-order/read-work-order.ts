@@ -1,5 +1,5 @@
 /**
- * Loads and validates a work order before anything runs: JSON, seed 002's schema, and every
+ * Loads and validates a work order before anything runs: JSON, the work-order schema, and every
  * acceptance command split into an argv without a shell (operators are refused, not run).
  */
 import { readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-/** Seed 002 §2.3: back to the baseline after a failed attempt (the tree was clean at preflight). */
+/** Back to the baseline after a failed attempt (the tree was clean at preflight). */
 import { runGit } from '../../git/run-git.js';
 
 export async function rollbackRepo(repo: string, baselineCommit: string): Promise<void> {

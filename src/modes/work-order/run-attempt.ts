@@ -1,5 +1,5 @@
 /**
- * One attempt of a work order (seed 002 §6.2), from the baseline:
+ * One attempt of a work order, from the baseline:
  *
  *   SE  prompt (intent, allowed files + hashes, forbidden, context, last FailureBrief) → LLM
  *   TR  the edit engine in `json-writes`: strict WriteProposal, writes ⊆ allowed_files,

@@ -1,5 +1,5 @@
 /**
- * The PO node's command runner (seed 002 §2.1, §2.5): each command in order, without a shell,
+ * The PO node's command runner: each command in order, without a shell,
  * in the repository, with the per-command timeout, no network under the sandbox and an
  * allowlisted environment; full stdout/stderr go to files, the result keeps a bounded tail. Stops
  * at the first failure.

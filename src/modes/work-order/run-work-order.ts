@@ -1,5 +1,5 @@
 /**
- * `autofix work-order` (seed 002), the harness around the SE → TR → PO loop:
+ * `autofix work-order` (README), the harness around the SE → TR → PO loop:
  *
  *   1. validate the work order (nothing runs when it is invalid)
  *   2. preflight: git repository, clean tree, baseline commit; deterministic run id

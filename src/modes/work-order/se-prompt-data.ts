@@ -1,5 +1,5 @@
 /**
- * Template data of the SE prompt (seed 002 §6.2): the work order's intent and constraints, the
+ * Template data of the SE prompt: the work order's intent and constraints, the
  * allowed files with the hash each write must carry, the forbidden list, the bounded context
  * files, and the previous attempt's FailureBrief. Pure.
  */

@@ -1,4 +1,4 @@
-/** Which FailureBrief stage an edit-engine refusal belongs to (seed 002 §6.2, the TR node). */
+/** Which FailureBrief stage an edit-engine refusal belongs to (the TR node). */
 import { isAutofixError } from '../../errors.js';
 import type { FailureStage } from './failure-brief.js';
 

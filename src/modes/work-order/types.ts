@@ -1,4 +1,4 @@
-/** Seed 002's records, as written to the artifacts (types only; snake_case as in the seed). */
+/** The work order's records, as written to the artifacts (types only; snake_case on disk). */
 import type { FailureBrief } from './failure-brief.js';
 
 export interface CmdResult {

@@ -1,5 +1,5 @@
 /**
- * Seed 002's WorkOrder, strict: explicit relative paths (the edit engine's path syntax — no drive
+ * The WorkOrder, strict: explicit relative paths (the edit engine's path syntax — no drive
  * letters, nothing absolute, no `..` — and no globs), at least one acceptance command, at most 10
  * context files, all of them among the allowed files. Unknown keys are errors, so a typo is not
  * silently ignored.

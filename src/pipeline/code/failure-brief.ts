@@ -1,5 +1,5 @@
 /**
- * A bounded failure brief (seed 002 §4.3): what the next repair round needs to know — stage,
+ * A bounded failure brief: what the next repair round needs to know — stage,
  * command, exit code and the relevant excerpt — never a whole log (that stays in artifacts).
  */
 import type { CommandResult } from '../../contracts.js';

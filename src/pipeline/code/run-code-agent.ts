@@ -1,5 +1,5 @@
 /**
- * Code stage (seed 003 + the repair loops of seeds 000/001): `setup` and the base commit's own
+ * Code stage (docs/ARCHITECTURE.md): `setup` and the base commit's own
  * validation (the baseline) run while the model writes one answer per planned file; all answers
  * are applied together or not at all, then the repository's own checks; on any refusal or
  * failure the code fixer gets a bounded brief, the newest content of every changed file and its

@@ -1,5 +1,5 @@
 /**
- * The pull-request body (DESIGN.md §3: deterministic; the LLM supplies only the summary
+ * The pull-request body (docs/CONTRACTS.md: deterministic; the LLM supplies only the summary
  * paragraph). The same text is posted by the app and written to `pull-request.md` by `autofix run`.
  * Every LLM-written part (summary, notes, plan steps, triage summary) is neutralized: closing
  * keywords for other issues, mentions, images, HTML and foreign links are shown, not acted on.

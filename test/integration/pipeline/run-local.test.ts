@@ -86,7 +86,7 @@ describe('autofix run (in process, scripted LLM over HTTP, real git and commands
       ['node test.js', 0],
     ]);
     expect(report.result!.plan!.validation_commands).toEqual(['node test.js']);
-    // Artifacts, seed-001 naming, PR body.
+    // Artifacts, query-N naming, PR body.
     const files = readdirSync(report.artifactsDir).sort();
     expect(files).toEqual(
       expect.arrayContaining([

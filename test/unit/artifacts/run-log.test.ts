@@ -10,7 +10,7 @@ describe('run log', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'autofix-runlog-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('numbers queries and names files the seed-001 way, every file redacted', () => {
+  it('numbers queries and names files query-N…, every file redacted', () => {
     const log = createRunLog(join(dir, 'run'), createRedactor(['sk-test-key-abcdef']));
     const n1 = log.query('prompt with sk-test-key-abcdef');
     log.response(

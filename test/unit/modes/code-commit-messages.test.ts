@@ -39,7 +39,7 @@ function expectInOrder(text: string, pieces: string[]): void {
 }
 
 describe('codeCommitMessages', () => {
-  it('lays out the initial query as seed 000: system prompts, query, codebase', () => {
+  it('lays out the initial query: system prompts, query, codebase', () => {
     const [system, user] = codeCommitMessages(agent, { kind: 'initial', ...base });
     expect(system!.role).toBe('system');
     expectInOrder(system!.content, [
@@ -57,7 +57,7 @@ describe('codeCommitMessages', () => {
     expectInOrder(user!.content, ['QUERY TEXT', 'CODEBASE TEXT']);
   });
 
-  it('lays out a repair query as seed 000: latest build output, notes, query, codebase, latest replacements', () => {
+  it('lays out a repair query: latest build output, notes, query, codebase, latest replacements', () => {
     const [system, user] = codeCommitMessages(agent, { kind: 'repair', ...base, rounds });
     expect(system!.content).toContain('## Repair query');
     expect(system!.content).not.toContain('## Initial query');
@@ -76,7 +76,7 @@ describe('codeCommitMessages', () => {
     expect(user!.content).not.toContain('b v1');
   });
 
-  it('lays out a history query as seed 001: every answer, then the build output after it', () => {
+  it('lays out a history query (--history): every answer, then the build output after it', () => {
     const [system, user] = codeCommitMessages(agent, { kind: 'history', ...base, rounds });
     expect(system!.content).toContain('## Repair query with history');
     expectInOrder(user!.content, [

@@ -5,7 +5,7 @@ import { stageOfError } from '../../../src/modes/work-order/stage-of-error.js';
 const ORDER = { allowed_files: ['a.py', 'b.py'], forbidden: ['no new dependencies'] };
 
 describe('failureBrief', () => {
-  it('has exactly the stages of seed 002', () => {
+  it('has exactly the stages the README lists', () => {
     expect(FAILURE_STAGES).toEqual([
       'preflight',
       'llm_output_invalid',

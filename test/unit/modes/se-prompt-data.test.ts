@@ -35,7 +35,7 @@ async function render(brief: ReturnType<typeof failureBrief> | null) {
   return renderAgent(agent, data).messages;
 }
 
-describe('SE prompt (seed 002 §6.2)', () => {
+describe('SE prompt', () => {
   it('holds the intent, allowed files with hashes, forbidden list, context and the JSON contract', async () => {
     const [system, user] = await render(null);
     expect(system!.content).toContain('base_sha256');

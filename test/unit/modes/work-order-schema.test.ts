@@ -19,7 +19,7 @@ const problems = (order: unknown): string[] => {
   return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 };
 
-describe('work order schema (seed 002 §4.1)', () => {
+describe('work order schema', () => {
   it('accepts a valid work order, with or without notes', () => {
     expect(problems(VALID)).toEqual([]);
     expect(problems({ ...VALID, notes: null })).toEqual([]);

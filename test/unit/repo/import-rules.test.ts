@@ -50,6 +50,13 @@ const RULES: [string, string[]][] = [
     ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'context', 'edits', 'exec'],
   ],
   ['secrets', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'exec']],
+  // Settings read once: nothing that does I/O for a run.
+  [
+    'config',
+    ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'exec', 'git', 'worker'],
+  ],
+  // The local modes (code-commit, work-order) run beside the app, never through it.
+  ['modes', ['queue', 'webhooks', 'server', 'bin', 'worker', 'github']],
 ];
 
 describe('import rules between folders', () => {
