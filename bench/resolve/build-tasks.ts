@@ -3,13 +3,16 @@
  * repository (see README.md). Run by hand:
  *
  *   npm run build && node dist/bench/resolve/build-tasks.js [--dataset GIT_DIR] [--numbers 2377,…]
+ *     [--with-validate] [--out FILE]
  *
  * `--dataset` is the bare git directory of kuppireddypravalika/MSWE-validation-dataset (default
  * under /work/.mirror/); `--numbers` the pull requests taken from `iamkun/dayjs` (default: the
  * handful below, picked for recent bases, one source file changed and a jest test that decides).
  * The test command runs only the files the fail-to-pass tests live in (the harness's own
  * `npm test` runs the whole suite in four time zones); pass-to-pass tests of those files are
- * checked too.
+ * checked too. `--with-validate` also gives each task `setup` (the install, run by the pipeline
+ * through its egress proxy) and `validate` (the whole jest suite, no coverage), so the pipeline
+ * validates, runs the baseline, asks the reproducer and offers `run_tests` to the tools strategy.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -26,7 +29,10 @@ const DATASET = flag('dataset') ?? '/work/.mirror/kuppireddypravalika+MSWE-valid
 const DATASET_COMMIT = '2f1d8cce22e9aa41613682b2f4f3ccdddbf90a85';
 const DATASET_FILE = 'MSWE-agent/data/js/iamkun__dayjs_dataset.jsonl';
 const NUMBERS = (flag('numbers') ?? '2377,2369,2367,2231,2175,1567,1319').split(',').map(Number);
-const OUT = fileURLToPath(new URL('../../../bench/resolve/tasks.jsonl', import.meta.url));
+const WITH_VALIDATE = process.argv.includes('--with-validate');
+const OUT =
+  flag('out') ?? fileURLToPath(new URL('../../../bench/resolve/tasks.jsonl', import.meta.url));
+const VALIDATE = ['npx jest --coverage=false'];
 
 /** What the harness's image does before its tests, less the global tools it adds. */
 const INSTALL = ['npm install --no-audit --no-fund --ignore-scripts --legacy-peer-deps'];
@@ -55,6 +61,7 @@ function toTask(raw: RawInstance): ResolveTask {
     base: raw.base.sha,
     issue: { title: issue.title ?? '', body: issue.body ?? '' },
     install: INSTALL,
+    ...(WITH_VALIDATE ? { setup: INSTALL, validate: VALIDATE } : {}),
     test: [`npx jest --verbose --coverage=false ${files.join(' ')}`],
     fail_to_pass: f2p,
     // Only the tests of the files run: the others would need the whole suite.
