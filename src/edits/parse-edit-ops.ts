@@ -5,7 +5,7 @@ import { EditOpError, applyEditOp } from './apply-edit-op.js';
 import type { EditOp } from './apply-edit-op.js';
 import { cleanPath } from './clean-path.js';
 import { describeSchemaIssues } from './describe-schema-issues.js';
-import { extractJson } from './extract-json.js';
+import { requireJsonAnswer } from './require-json-answer.js';
 import { sha256 } from './sha256.js';
 import type { FileReport, ParsedEdits, ReadFile } from './types.js';
 
@@ -70,7 +70,7 @@ const isCrlf = (text: string): boolean => text.includes('\r\n') && !/(^|[^\r])\n
  * missing or not unique is refused with the closest file lines and their numbers.
  */
 export async function parseEditOps(text: string, readFile: ReadFile): Promise<ParsedEdits> {
-  const parsed = proposalSchema.safeParse(extractJson(text, SHAPE));
+  const parsed = proposalSchema.safeParse(requireJsonAnswer(text, SHAPE));
   if (!parsed.success)
     throw new AutofixError(
       'LLM_OUTPUT_INVALID',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AutofixError } from '../errors.js';
 import { cleanPath } from './clean-path.js';
 import { describeSchemaIssues } from './describe-schema-issues.js';
-import { extractJson } from './extract-json.js';
+import { requireJsonAnswer } from './require-json-answer.js';
 import type { ParsedEdits } from './types.js';
 
 /** The limits of json-writes: one file at most 200 KB, all files together at most 500 KB. */
@@ -38,7 +38,7 @@ const proposalSchema = z
  * based on; the apply step refuses the whole set with STALE_CONTEXT if any differs from the disk.
  */
 export function parseJsonWrites(text: string): ParsedEdits {
-  const parsed = proposalSchema.safeParse(extractJson(text, SHAPE));
+  const parsed = proposalSchema.safeParse(requireJsonAnswer(text, SHAPE));
   const problems = parsed.success ? [] : describeSchemaIssues(parsed.error);
   if (parsed.success) {
     const seen = new Set<string>();

@@ -4,7 +4,7 @@
  * check's output — the job's log for GitHub Actions (`actions: read`), the check run's own text
  * and annotations for any other CI app.
  */
-import { classifyError } from '../queue/classify-error.js';
+import { classifyError } from '../classify-error.js';
 import { cropCiLog, type CroppedLog } from '../text/crop-ci-log.js';
 import type { GitHubClient, RepoCoords } from './types.js';
 

@@ -8,7 +8,7 @@ import { Worker, type Job } from 'bullmq';
 import type { InstallationAuth } from '../github/installation-auth.js';
 import type { GitHubClient } from '../github/types.js';
 import type { Logger } from '../logger.js';
-import { classifyError } from './classify-error.js';
+import { classifyError } from '../classify-error.js';
 import type { AppMetrics } from './metrics.js';
 import type { RetryPolicy } from './stage-queues.js';
 import { TRIGGER_QUEUE, type TriggerJobData } from './trigger-types.js';

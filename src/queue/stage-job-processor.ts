@@ -5,7 +5,7 @@
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { addReaction } from '../github/reactions.js';
-import { classifyError } from './classify-error.js';
+import { classifyError } from '../classify-error.js';
 import { failRun, finishRun, statusCommentFor } from './end-run.js';
 import { jobIdFor, nextStage, reactionTargetOf, repoOf, stagesOf } from './run-addressing.js';
 import { statusRevision } from './status-publisher.js';

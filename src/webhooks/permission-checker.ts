@@ -6,7 +6,7 @@
  * a revoked permission therefore takes up to `ttlMs` to apply.
  */
 import { getRepoRole, type RepoRole } from '../github/permission.js';
-import { classifyError } from '../queue/classify-error.js';
+import { classifyError } from '../classify-error.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import { createTtlCache } from './ttl-cache.js';

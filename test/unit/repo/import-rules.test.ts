@@ -50,6 +50,8 @@ const RULES: [string, string[]][] = [
     ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'context', 'edits', 'exec'],
   ],
   ['secrets', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'exec']],
+  // GitHub's calls and texts: the queue and the stages use them, never the other way round.
+  ['github', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'worker']],
   // Settings read once: nothing that does I/O for a run.
   [
     'config',

@@ -3,7 +3,7 @@
  * AutofixError says so itself; GitHub answers are judged by status; network failures are
  * transient; anything unknown is INTERNAL and retried, like `toErrorShape` in src/errors.ts.
  */
-import { isAutofixError, toErrorShape, type ErrorShape } from '../errors.js';
+import { isAutofixError, toErrorShape, type ErrorShape } from './errors.js';
 
 export interface Verdict {
   shape: ErrorShape;

@@ -1,5 +1,5 @@
-import { AutofixError } from '../../../src/errors.js';
-import { classifyError } from '../../../src/queue/classify-error.js';
+import { AutofixError } from '../../src/errors.js';
+import { classifyError } from '../../src/classify-error.js';
 
 const http = (status: number, message = 'x'): Error =>
   Object.assign(new Error(message), { status });

@@ -1,13 +1,13 @@
 import { AutofixError } from '../errors.js';
-import { extractJson as findJson } from '../text/extract-json.js';
+import { extractJson } from '../text/extract-json.js';
 import { jsonCut } from './json-cut.js';
 
 /**
- * The JSON value in an LLM answer (the whole text, a fenced block, or a balanced object inside
- * prose), or a refusal written for the LLM that must resend it; an answer whose JSON stops before
- * it is closed is refused as cut off, saying where (`details.cut`).
+ * The JSON value in an LLM answer (`extractJson`: the whole text, a fenced block, or a balanced
+ * object inside prose), or a refusal written for the LLM that must resend it; an answer whose
+ * JSON stops before it is closed is refused as cut off, saying where (`details.cut`).
  */
-export function extractJson(text: string, shape: string): unknown {
+export function requireJsonAnswer(text: string, shape: string): unknown {
   // Before any search: inside a cut-off answer, a `{}` in a string would pass for its JSON.
   const cut = jsonCut(text);
   if (cut)
@@ -16,7 +16,7 @@ export function extractJson(text: string, shape: string): unknown {
       `Your answer looks cut off: ${cut.why}. It was probably cut off at the output limit, so nothing was written. Send it again complete, as only one JSON object: ${shape}`,
       { details: { cut } },
     );
-  const found = findJson(text);
+  const found = extractJson(text);
   if (found.ok) return found.value;
   throw new AutofixError(
     'LLM_OUTPUT_INVALID',
