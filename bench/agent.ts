@@ -29,6 +29,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer } from '../src/demo/scri
 import { createLlmClient } from '../src/llm/create-llm-client.js';
 import { TOOLS } from '../src/tools/registry.js';
 import { createToolWorkspace } from '../src/tools/tool-workspace.js';
+import { filesToReadNext, renderFilesToReadNext } from '../src/pipeline/code/files-to-read-next.js';
 import { createExplorer, type Explorer } from './agent/scripted-explorer.js';
 import { checkoutAt } from './context/checkout.js';
 import { median, type Instance } from './context/gold.js';
@@ -78,7 +79,19 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
   });
   const view = report.ranking.slice(0, VIEW).map((r) => r.path);
   const inView = view.some((p) => instance.gold.includes(p));
-  explorer = createExplorer(instance.issue, view, instance.gold, MAX_CALLS, READS);
+  const next = filesToReadNext(
+    report.ranking.map((r) => r.path),
+    report.context.code.text,
+  );
+  // The view is the first five; the files after them, shown in part or not at all, are suggested.
+  explorer = createExplorer(
+    instance.issue,
+    view,
+    instance.gold,
+    MAX_CALLS,
+    READS,
+    next.map((f) => f.path).filter((p) => !view.includes(p)),
+  );
   const client = createLlmClient({ baseUrl: llm.baseUrl });
   const before = llm.chatRequests().length;
   const started = performance.now();
@@ -92,7 +105,7 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
         { role: 'system', content: 'You fix the issue with the tools.' },
         {
           role: 'user',
-          content: `${instance.issue}\n\n${report.context.outline.text}\n\n${report.context.code.text}`,
+          content: `${instance.issue}\n\n${report.context.outline.text}\n\n${report.context.code.text}\n\n## Files the ranking suggests next\n\n${renderFilesToReadNext(next)}`,
         },
       ],
     },

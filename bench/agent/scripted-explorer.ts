@@ -79,6 +79,8 @@ export function createExplorer(
   gold: readonly string[],
   maxCalls: number,
   readsPerLookup = 2,
+  /** The files the opening message suggests next, in its order (a listing like a search's). */
+  suggested: readonly string[] = [],
 ): Explorer {
   const plan = lookups(issue);
   const read = new Set(alreadySeen);
@@ -86,9 +88,18 @@ export function createExplorer(
   let made = 0;
   // A gold file in the view is read already: the answer comes at once.
   let reached: number | undefined = alreadySeen.some((p) => gold.includes(p)) ? 0 : undefined;
-  // Reads still to make of the last lookup's best files before the next lookup.
-  let reads = 0;
+  // Reads still to make of the best files before the next lookup (first: the suggested ones).
+  let reads = suggested.length > 0 ? readsPerLookup : 0;
   let pending: ExplorerCall | undefined;
+  // The files a listing names, in its order: a model reads the first ones first, and the code
+  // before the tests that use it; prose (a README, a changelog) says what the code does, not
+  // where to fix it.
+  const credit = (paths: readonly string[], weight: number): void =>
+    paths.forEach((path, i) => {
+      const factor = isDocPath(path) ? 1 / 10 : isTestPath(path) ? 1 / 4 : 1;
+      score.set(path, (score.get(path) ?? 0) + (weight / (1 + i)) * factor);
+    });
+  credit(suggested, 2);
   const bestUnread = (): string | undefined =>
     [...score]
       .filter(([p]) => !read.has(p))
@@ -113,21 +124,16 @@ export function createExplorer(
       }
       if (lastAnswer !== undefined && pending?.name !== 'read_file') {
         const weight = { find_definition: 3, find_references: 2 }[pending?.name ?? ''] ?? 1;
-        // The files in the order the tool lists them: a model reads the first ones first, and
-        // the code before the tests that use it.
         const named = /^files: (.*)$/m.exec(lastAnswer)?.[1]?.split(', ') ?? [];
-        const listed = [
-          ...new Set([
-            ...named.map((f) => f.replace(/ \(\d+\)$/, '')),
-            ...[...lastAnswer.matchAll(HIT)].map((m) => m[1]!),
-          ]),
-        ];
-        listed.forEach((path, i) => {
-          const points = weight / (1 + i);
-          // Prose (a README, a changelog) says what the code does, not where to fix it.
-          const factor = isDocPath(path) ? 1 / 10 : isTestPath(path) ? 1 / 4 : 1;
-          score.set(path, (score.get(path) ?? 0) + points * factor);
-        });
+        credit(
+          [
+            ...new Set([
+              ...named.map((f) => f.replace(/ \(\d+\)$/, '')),
+              ...[...lastAnswer.matchAll(HIT)].map((m) => m[1]!),
+            ]),
+          ],
+          weight,
+        );
       }
       if (reached !== undefined || made >= maxCalls)
         return {

@@ -6,6 +6,7 @@
  * `git apply --check` and the cut-off and lazy-answer rules hold as for one-shot answers; after
  * each round the change is validated exactly as one-shot's is.
  */
+import { filesToReadNext, renderFilesToReadNext } from './files-to-read-next.js';
 import { runToolLoop } from '../../agent-loop/run-tool-loop.js';
 import type { LoopLimits } from '../../agent-loop/loop-limits.js';
 import { LOOP_END_TEXT, type LoopEnd } from '../../agent-loop/loop-step.js';
@@ -83,7 +84,7 @@ export function toolRounds(
   return {
     ask: async ({ round: n, previous }) => {
       if (previous === undefined) {
-        messages.push(...(await firstMessages(session)));
+        messages.push(...(await firstMessages(session, options.ranked ?? [])));
         return whilePreparing(session, (signal, ready) => {
           prepared = ready;
           return round(0, signal);
@@ -104,7 +105,10 @@ export function toolRounds(
 }
 
 /** The system and user messages of the explorer agent, from the one-shot agent's data. */
-async function firstMessages(session: CodeSession): Promise<ChatMessage[]> {
+async function firstMessages(
+  session: CodeSession,
+  ranked: readonly string[],
+): Promise<ChatMessage[]> {
   const { ports, base, input } = session;
   const agent = await loadAgent('code-explorer', {
     ...(ports.agentsDir ? { agentsDir: ports.agentsDir } : {}),
@@ -115,6 +119,7 @@ async function firstMessages(session: CodeSession): Promise<ChatMessage[]> {
     ...(first ? codeAgentData(base, first, '') : {}),
     validate_commands:
       input.config.validate.map((c, i) => `${i + 1}. \`${c}\``).join('\n') || '(none)',
+    files_next: renderFilesToReadNext(filesToReadNext(ranked, base.codeContext)),
   };
   return renderAgent(agent, data).messages;
 }

@@ -105,6 +105,9 @@ describe('code_strategy: tools', () => {
     expect(code.exploration!.ends).toEqual(['the model said the change is complete']);
     // The code requests offered the tools; the other stages did not.
     expect(toolNames()[2]).toContain('propose_edit');
+    // The opening message names the files the ranking put after those it shows.
+    const opening = String(llm.chatRequests()[2]!.body.messages.at(-1)!.content);
+    expect(opening).toContain('## Files the ranking suggests next');
     expect(toolNames()[0]).toBeUndefined();
     expect(report.result!.pr!.body).toContain('What the bot looked at');
     expect(report.result!.pr!.body).toContain('edited src/math.js');

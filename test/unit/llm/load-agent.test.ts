@@ -44,6 +44,7 @@ const DATA: TemplateData = {
   test_examples: '### test/config.test.js\nimport { parseConfig } from "../src/config.js";',
   previous_attempt: '(none)',
   validate_commands: '1. `npm test`',
+  files_next: '- `src/load.ts`',
 };
 
 const codeOf = async (fn: () => unknown): Promise<string | undefined> => {
