@@ -29,7 +29,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer } from '../src/demo/scri
 import { createLlmClient } from '../src/llm/create-llm-client.js';
 import { TOOLS } from '../src/tools/registry.js';
 import { createToolWorkspace } from '../src/tools/tool-workspace.js';
-import { filesToReadNext, renderFilesToReadNext } from '../src/pipeline/code/files-to-read-next.js';
+import { filesToReadNext, renderFilesToReadNext } from '../src/context/files-to-read-next.js';
 import { createExplorer, type Explorer } from './agent/scripted-explorer.js';
 import { checkoutAt } from './context/checkout.js';
 import { median, type Instance } from './context/gold.js';
@@ -81,7 +81,7 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
   const inView = view.some((p) => instance.gold.includes(p));
   const next = filesToReadNext(
     report.ranking.map((r) => r.path),
-    report.context.code.text,
+    report.context.code.files,
   );
   // The view is the first five; the files after them, shown in part or not at all, are suggested.
   explorer = createExplorer(

@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goldOf, goldOfFiles, type Instance, type PatchFile } from './gold.js';
+import type { MsweInstance } from './mswe-instance.js';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -157,15 +158,6 @@ interface SweBenchInstance {
   problem_statement: string;
 }
 
-interface RawInstance {
-  org: string;
-  repo: string;
-  number: number;
-  base: { sha: string };
-  resolved_issues: { number: number; title?: string | null; body?: string | null }[];
-  fix_patch: string;
-}
-
 const git = (gitDir: string, args: string[]): string =>
   execFileSync('git', ['--git-dir', gitDir, ...args], {
     encoding: 'utf8',
@@ -252,7 +244,7 @@ function main(): void {
     const text = git(DATASET, ['show', `${DATASET_COMMIT}:${file}`]);
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
-      const raw = JSON.parse(line) as RawInstance;
+      const raw = JSON.parse(line) as MsweInstance;
       const repo = `${raw.org}/${raw.repo}`;
       const id = `${raw.org}__${raw.repo}-${raw.number}`;
       const mirror = join(MIRRORS, `${raw.org}+${raw.repo}`, 'repo');

@@ -19,6 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testFilesOf, type ResolveTask } from './tasks.js';
+import type { MsweInstance } from '../context/mswe-instance.js';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,19 +38,7 @@ const VALIDATE = ['npx jest --coverage=false'];
 /** What the harness's image does before its tests, less the global tools it adds. */
 const INSTALL = ['npm install --no-audit --no-fund --ignore-scripts --legacy-peer-deps'];
 
-interface RawInstance {
-  org: string;
-  repo: string;
-  number: number;
-  base: { sha: string };
-  resolved_issues: { number: number; title?: string | null; body?: string | null }[];
-  fix_patch: string;
-  test_patch: string;
-  f2p_tests: Record<string, unknown>;
-  p2p_tests: Record<string, unknown>;
-}
-
-function toTask(raw: RawInstance): ResolveTask {
+function toTask(raw: MsweInstance): ResolveTask {
   const issue = raw.resolved_issues[0];
   if (!issue) throw new Error(`${raw.org}/${raw.repo}#${raw.number}: no resolved issue`);
   const f2p = Object.keys(raw.f2p_tests);
@@ -80,7 +69,7 @@ function main(): void {
   const raws = text
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as RawInstance);
+    .map((l) => JSON.parse(l) as MsweInstance);
   const tasks = NUMBERS.map((n) => {
     const raw = raws.find((r) => r.number === n);
     if (!raw) throw new Error(`no pull request #${n} in ${DATASET_FILE}`);

@@ -2,6 +2,7 @@
  * What every stage receives (docs/ARCHITECTURE.md): I/O comes in through these ports, so the same
  * stage functions run in the CLI (in process) and in the app (from BullMQ processors).
  */
+import type { FileToReadNext } from '../context/files-to-read-next.js';
 import type { StageName, StepName } from '../contracts.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
 import type { OverrideReader } from '../llm/load-agent.js';
@@ -50,4 +51,6 @@ export interface RepoContext {
   tokens: number;
   /** Every file the ranking scored, most relevant to the issue first (the tools list them so). */
   ranked: readonly string[];
+  /** The ranked files after those `codeContext` shows whole: the tool loop suggests them. */
+  next: readonly FileToReadNext[];
 }

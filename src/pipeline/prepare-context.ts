@@ -1,6 +1,7 @@
 /** The repository context a stage puts in its prompt, built from a checkout. */
 import { buildPromptContext, DEFAULT_CONTEXT_BUDGET } from '../context/build-prompt-context.js';
 import { buildRepoMap, readPolicy } from '../context/build-repo-map.js';
+import { filesToReadNext } from '../context/files-to-read-next.js';
 import { rankFiles } from '../context/rank-files.js';
 import type { IssueInput, RepoContext } from './ports.js';
 
@@ -19,10 +20,12 @@ export async function prepareContext(
   });
   const ranking = rankFiles(map, text);
   const context = buildPromptContext(map, ranking, { budget });
+  const ranked = ranking.files.map((f) => f.path);
   return {
     repoMap: context.outline.text,
     codeContext: context.code.text,
     tokens: context.tokens,
-    ranked: ranking.files.map((f) => f.path),
+    ranked,
+    next: filesToReadNext(ranked, context.code.files),
   };
 }

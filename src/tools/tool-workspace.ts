@@ -93,6 +93,16 @@ export function createToolWorkspace(
   /** Tracked and created paths, built once (and again after an edit creates a file). */
   const readable = async (): Promise<Set<string>> =>
     (readableNow ??= new Set([...(await listed()), ...created]));
+  let orderNow: { of: Set<string>; paths: string[] } | undefined;
+  /** What the tools may read, in relevance order: sorted once per readable set. */
+  const ordered = async (): Promise<string[]> => {
+    const all = await readable();
+    if (orderNow?.of !== all) {
+      const may = [...all].filter((p) => toolMayRead(p, all) === undefined);
+      orderNow = { of: all, paths: byRelevance(may, options.ranked ?? []) };
+    }
+    return orderNow.paths;
+  };
   return {
     paths: async () => {
       const all = await readable();
@@ -112,11 +122,7 @@ export function createToolWorkspace(
     },
     texts: async () => {
       const out: { path: string; content: string }[] = [];
-      const all = await readable();
-      const paths = byRelevance(
-        [...all].filter((p) => toolMayRead(p, all) === undefined),
-        options.ranked ?? [],
-      );
+      const paths = await ordered();
       for (let i = 0; i < paths.length; i += TEXT_BATCH) {
         if (i > 0) await new Promise((done) => setImmediate(done));
         for (const path of paths.slice(i, i + TEXT_BATCH)) {

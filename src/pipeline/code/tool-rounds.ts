@@ -6,7 +6,7 @@
  * `git apply --check` and the cut-off and lazy-answer rules hold as for one-shot answers; after
  * each round the change is validated exactly as one-shot's is.
  */
-import { filesToReadNext, renderFilesToReadNext } from './files-to-read-next.js';
+import { renderFilesToReadNext, type FileToReadNext } from '../../context/files-to-read-next.js';
 import { runToolLoop } from '../../agent-loop/run-tool-loop.js';
 import type { LoopLimits } from '../../agent-loop/loop-limits.js';
 import { LOOP_END_TEXT, type LoopEnd } from '../../agent-loop/loop-step.js';
@@ -36,6 +36,8 @@ export interface ToolRoundsOptions {
   testRunners: readonly string[];
   /** The run's ranking (paths, most relevant first): every lookup lists these files first. */
   ranked?: readonly string[];
+  /** The ranked files after those the code context shows whole: the opening message names them. */
+  next?: readonly FileToReadNext[];
   limits?: Partial<LoopLimits>;
 }
 
@@ -84,7 +86,7 @@ export function toolRounds(
   return {
     ask: async ({ round: n, previous }) => {
       if (previous === undefined) {
-        messages.push(...(await firstMessages(session, options.ranked ?? [])));
+        messages.push(...(await firstMessages(session, options.next ?? [])));
         return whilePreparing(session, (signal, ready) => {
           prepared = ready;
           return round(0, signal);
@@ -107,7 +109,7 @@ export function toolRounds(
 /** The system and user messages of the explorer agent, from the one-shot agent's data. */
 async function firstMessages(
   session: CodeSession,
-  ranked: readonly string[],
+  next: readonly FileToReadNext[],
 ): Promise<ChatMessage[]> {
   const { ports, base, input } = session;
   const agent = await loadAgent('code-explorer', {
@@ -119,7 +121,7 @@ async function firstMessages(
     ...(first ? codeAgentData(base, first, '') : {}),
     validate_commands:
       input.config.validate.map((c, i) => `${i + 1}. \`${c}\``).join('\n') || '(none)',
-    files_next: renderFilesToReadNext(filesToReadNext(ranked, base.codeContext)),
+    files_next: renderFilesToReadNext(next),
   };
   return renderAgent(agent, data).messages;
 }

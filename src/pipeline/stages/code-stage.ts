@@ -10,7 +10,7 @@ import type { CodeOutput, Reproduction } from '../../contracts.js';
 import { AutofixError } from '../../errors.js';
 import type { Workspace } from '../../git/workspace.js';
 import { openRepoFiles } from '../../repo-files/open-repo-files.js';
-import type { IssueInput } from '../ports.js';
+import type { IssueInput, RepoContext } from '../ports.js';
 import { detectStyle } from '../../context/detect-style.js';
 import { checkSandbox, passthroughValues, withRepoSandbox } from '../../exec/index.js';
 import { prepareBranch } from '../../git/branch.js';
@@ -73,7 +73,7 @@ async function assertReproductionKept(
 async function toolsFor(
   env: StageEnv,
   ws: Workspace,
-  ranked: readonly string[],
+  context: Pick<RepoContext, 'ranked' | 'next'>,
 ): Promise<ToolRoundsOptions | undefined> {
   const { config } = env.facts;
   const strategy = config.code_strategy;
@@ -84,7 +84,8 @@ async function toolsFor(
   return {
     checkout: { worktree: ws.worktree, gitDir: ws.gitDir },
     testRunners: runnersFor(signs),
-    ranked,
+    ranked: context.ranked,
+    next: context.next,
   };
 }
 
@@ -131,7 +132,7 @@ export async function codeStage(env: StageEnv): Promise<StageResult<CodeOutput>>
         samples.filter((s): s is string => s !== undefined),
       );
       const context = await env.context(ws, issue);
-      const tools = await toolsFor(env, ws, context.ranked);
+      const tools = await toolsFor(env, ws, context);
       const code = await runCodeAgent(
         {
           issue,

@@ -3,6 +3,7 @@
  * message names them, so a model that needs more than the view starts from the ranking's next
  * files instead of guessing (`bench:agent` measures how often the file a fix needs is there).
  */
+import type { ContextFile } from './build-code-context.js';
 
 /**
  * A path the list may show as it is: a repository names its files, so one with a line break, a
@@ -18,18 +19,19 @@ export interface FileToReadNext {
 }
 
 /**
- * Files the ranking put next, in its order: those `codeContext` does not show whole (absent, or
- * cut to fit), at most `count`.
+ * Files the ranking put next, in its order: those the code context (`shown`) does not show whole
+ * (absent, or cut to fit), at most `count`.
  */
 export function filesToReadNext(
   ranked: readonly string[],
-  codeContext: string,
+  shown: readonly Pick<ContextFile, 'path' | 'truncated'>[],
   count = 10,
 ): FileToReadNext[] {
+  const inContext = new Map(shown.map((f) => [f.path, f.truncated]));
   return ranked
-    .filter((path) => plainPath(path) && !codeContext.includes(`### ${path} (whole file`))
+    .filter((path) => plainPath(path) && inContext.get(path) !== false)
     .slice(0, count)
-    .map((path) => ({ path, partial: codeContext.includes(`### ${path} (`) }));
+    .map((path) => ({ path, partial: inContext.has(path) }));
 }
 
 /** The list as the prompt shows it: one quoted path a line, or `(none)`. */

@@ -1,12 +1,10 @@
-import {
-  filesToReadNext,
-  renderFilesToReadNext,
-} from '../../../src/pipeline/code/files-to-read-next.js';
+import { filesToReadNext, renderFilesToReadNext } from '../../../src/context/files-to-read-next.js';
 
 describe('the files the ranking suggests next', () => {
-  const context =
-    '### src/a.ts (whole file, 3 lines; rank 1)\n```ts\n```\n' +
-    '### src/b.ts (2 of 90 lines shown, cut to fit the budget; rank 2)\n```ts\n```';
+  const context = [
+    { path: 'src/a.ts', truncated: false },
+    { path: 'src/b.ts', truncated: true },
+  ];
 
   it('are the ranked files the code context does not show whole, in the ranking order, capped', () => {
     const ranked = ['src/a.ts', 'src/c.ts', 'src/b.ts', 'lib/d.ts', 'src/e.ts'];
