@@ -20,7 +20,8 @@ import type { ProgressEvent, RepoContext } from './ports.js';
 import { prepareContext } from './prepare-context.js';
 import { snapshotOverrides } from './snapshot-overrides.js';
 import type { RunFacts, StageEnv } from './stages/stage-env.js';
-import { PIPELINE, type StageTable } from './stages/stage-table.js';
+import type { StageTable } from './stages/stage-fn.js';
+import { PIPELINE } from './stages/stage-table.js';
 
 export interface RunStagesOptions {
   facts: RunFacts;

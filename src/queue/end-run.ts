@@ -17,10 +17,18 @@ import {
   repoOf,
   stagesOf,
 } from './run-addressing.js';
-import { runKeyOf, type RunEnding } from './run-registry.js';
-import type { StageRuntime } from './stage-runtime.js';
-import { ENDING_STAGE_INDEX, statusRevision } from './status-publisher.js';
-import type { RunJobData, StageName } from './types.js';
+import { runKeyOf, type RunEnding, type RunRegistry } from './run-registry.js';
+import { ENDING_STAGE_INDEX, statusRevision, type StatusPublisher } from './status-publisher.js';
+import type { RunFailedHook, RunJobData, StageName } from './types.js';
+
+/** What ending a run needs of the process (a stage job's runtime has all of it). */
+export interface RunEndingDeps {
+  registry: RunRegistry;
+  status: StatusPublisher;
+  /** Redacts secrets from everything posted to GitHub. */
+  redact: (text: string) => string;
+  onRunFailed?: RunFailedHook;
+}
 
 export function statusCommentFor(
   data: RunJobData,
@@ -43,7 +51,7 @@ export function statusCommentFor(
 
 /** The run's last version, written now (it outranks every stage's); waited for. */
 async function publishFinal(
-  rt: StageRuntime,
+  rt: RunEndingDeps,
   data: RunJobData,
   status: StatusComment,
 ): Promise<void> {
@@ -66,7 +74,7 @@ function skipRemaining(status: StatusComment, data: RunJobData): void {
   }
 }
 
-async function release(rt: StageRuntime, data: RunJobData, log: Logger): Promise<void> {
+async function release(rt: RunEndingDeps, data: RunJobData, log: Logger): Promise<void> {
   try {
     await rt.registry.release(runKeyOf(data), data.runId);
   } catch (err) {
@@ -76,7 +84,7 @@ async function release(rt: StageRuntime, data: RunJobData, log: Logger): Promise
 
 /** Before the run's last word: a stage job that runs again later only repeats the report. */
 async function recordEnding(
-  rt: StageRuntime,
+  rt: RunEndingDeps,
   data: RunJobData,
   how: RunEnding,
   log: Logger,
@@ -87,7 +95,7 @@ async function recordEnding(
 }
 
 export async function finishRun(
-  rt: StageRuntime,
+  rt: RunEndingDeps,
   data: RunJobData,
   client: InstallationClient,
   status: StatusComment,
@@ -113,7 +121,7 @@ export async function finishRun(
 }
 
 export async function failRun(
-  rt: StageRuntime,
+  rt: RunEndingDeps,
   data: RunJobData,
   client: InstallationClient,
   failure: { stage: StageName; error: ErrorShape; attempts: number },

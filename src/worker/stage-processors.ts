@@ -21,7 +21,8 @@ import type {
   PullRequestRequest,
   StageEnv,
 } from '../pipeline/stages/stage-env.js';
-import { PIPELINE, type StageTable } from '../pipeline/stages/stage-table.js';
+import type { StageTable } from '../pipeline/stages/stage-fn.js';
+import { PIPELINE } from '../pipeline/stages/stage-table.js';
 import { validationLogWriter } from '../pipeline/validation-log.js';
 import {
   type RunJobData,

@@ -28,7 +28,7 @@ import { commitChange } from '../commit-change.js';
 import { toCodeOutput } from './code-output.js';
 import { resumeCode } from './resume-code.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
-import type { StageResult } from './stage-table.js';
+import type { StageResult } from './stage-fn.js';
 
 /** The code agent is told about the test it must make pass, and never to edit it. */
 function withReproduction(issue: IssueInput, r: Reproduction | undefined): IssueInput {

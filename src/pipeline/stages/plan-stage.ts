@@ -5,7 +5,7 @@ import { repoPathPolicy } from '../code/code-workspace.js';
 import { planPathCheck } from '../commit-change.js';
 import { runPlanner } from '../plan/run-planner.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
-import type { StageResult } from './stage-table.js';
+import type { StageResult } from './stage-fn.js';
 
 export async function planStage(env: StageEnv): Promise<StageResult<FixPlan>> {
   const { facts } = env;

@@ -9,7 +9,7 @@ import { publishKept } from '../../git/keep-commit.js';
 import type { CheckRunInput } from '../../github/check-run.js';
 import { writePullRequest } from '../pr/write-pull-request.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
-import type { StageResult } from './stage-table.js';
+import type { StageResult } from './stage-fn.js';
 
 export async function prStage(env: StageEnv): Promise<StageResult<PullRequestOutput>> {
   const { facts } = env;

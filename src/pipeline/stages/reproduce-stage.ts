@@ -16,7 +16,7 @@ import { repositorySigns, testExamples } from '../reproduce/repository-signs.js'
 import { runnersFor } from '../reproduce/test-runners.js';
 import { writeReproduction } from '../reproduce/write-reproduction.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
-import type { StageResult } from './stage-table.js';
+import type { StageResult } from './stage-fn.js';
 
 const REPRO_TIMEOUT_S = 120;
 

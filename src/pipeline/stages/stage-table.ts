@@ -9,26 +9,13 @@
  * the last one, publishes the branch and opens the PR, so any stage placed between them can still
  * say no with nothing on the remote's branches.
  */
-import type { RunPins, StageName, StageOutputMap } from '../../contracts.js';
 import { codeStage } from './code-stage.js';
 import { planStage } from './plan-stage.js';
 import { prStage } from './pr-stage.js';
 import { reproduceStage } from './reproduce-stage.js';
-import type { StageEnv } from './stage-env.js';
+import type { StageTable } from './stage-fn.js';
 import { triageStage } from './triage-stage.js';
 import { verifyStage } from './verify-stage.js';
-
-export type StageResult<O> =
-  /** Done: `output` becomes `outputs[stage]`; `pins` are merged into the run's. */
-  | { kind: 'continue'; output: O; pins?: RunPins }
-  /** End the run here without an error (e.g. the PR was closed meanwhile); shown to users. */
-  | { kind: 'stop'; reason: string };
-
-export type StageFn<S extends StageName> = (
-  env: StageEnv,
-) => Promise<StageResult<StageOutputMap[S]>>;
-
-export type StageTable = { readonly [S in StageName]: StageFn<S> };
 
 export const PIPELINE: StageTable = {
   triage: triageStage,

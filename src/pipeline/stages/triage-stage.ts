@@ -2,7 +2,7 @@
 import { readGuidanceAtBase } from '../read-guidance.js';
 import { runTriage } from '../triage/run-triage.js';
 import { issueOf, signalOf, type StageEnv } from './stage-env.js';
-import type { StageResult } from './stage-table.js';
+import type { StageResult } from './stage-fn.js';
 import type { TriageResult } from '../../contracts.js';
 
 export async function triageStage(env: StageEnv): Promise<StageResult<TriageResult>> {

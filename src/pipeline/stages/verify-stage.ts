@@ -16,7 +16,7 @@ import { AutofixError } from '../../errors.js';
 import { createCodeWorkspace } from '../code/code-workspace.js';
 import { bounded } from './code-output.js';
 import { signalOf, type StageEnv } from './stage-env.js';
-import type { StageResult } from './stage-table.js';
+import type { StageResult } from './stage-fn.js';
 
 /** The files the PR changes (from where it left the base branch) and the reproduction it names. */
 async function whatThePrHolds(

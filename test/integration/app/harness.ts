@@ -18,7 +18,7 @@ import { createRedactor, type Redactor } from '../../../src/artifacts/redact.js'
 import type { Settings } from '../../../src/config/env.js';
 import { createRunFailedHook } from '../../../src/worker/run-failed-hook.js';
 import { createStageProcessors } from '../../../src/worker/stage-processors.js';
-import type { StageTable } from '../../../src/pipeline/stages/stage-table.js';
+import type { StageTable } from '../../../src/pipeline/stages/stage-fn.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
 import type { RetryPolicy } from '../../../src/queue/stage-queues.js';

@@ -1,0 +1,14 @@
+/**
+ * The checks every stage job passes, in order, before its stage runs. A new one (a money budget,
+ * fair share between installations) is a file beside these and a line here.
+ */
+import type { StageJobGuard } from '../job-gate.js';
+import { delayOverInstallationLimit } from './installation-limit.js';
+import { completeEndedRun } from './run-ended.js';
+import { refuseWhileShuttingDown } from './shutting-down.js';
+
+export const STAGE_JOB_GUARDS: readonly StageJobGuard[] = [
+  refuseWhileShuttingDown,
+  delayOverInstallationLimit,
+  completeEndedRun,
+];
