@@ -6,6 +6,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json tsconfig.app.json ./
 COPY src ./src
+# The fakes `autofix demo --app` runs against (fake GitHub, scripted model).
+COPY fakes ./fakes
 # The application only: benchmarks and tests are not part of the image.
 RUN npx tsc -p tsconfig.app.json
 

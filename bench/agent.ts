@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { runToolLoop } from '../src/agent-loop/run-tool-loop.js';
 import { DEFAULT_CONTEXT_BUDGET } from '../src/context/build-prompt-context.js';
 import { explainContext } from '../src/context/explain-context.js';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../src/demo/scripted-llm-server.js';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/llm/index.js';
 import { createLlmClient } from '../src/llm/create-llm-client.js';
 import { TOOLS } from '../src/tools/registry.js';
 import { createToolWorkspace } from '../src/tools/tool-workspace.js';

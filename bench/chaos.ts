@@ -19,7 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../src/server/free-port.js';
-import { startFakeGitHub } from '../test/helpers/fake-github.js';
+import { startFakeGitHub } from '../fakes/github/index.js';
 import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { createSampleRepo } from '../test/helpers/sample-repo.js';
 import { generateAppKeyPair, WEBHOOK_PATH } from '../test/helpers/webhooks.js';

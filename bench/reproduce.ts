@@ -38,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { readSettings } from '../src/config/env.js';
 import { writeTree } from './context/write-tree.js';
 import { agentOf } from '../src/demo/demo-llm.js';
-import { startScriptedLlmServer, type StaticReply } from '../src/demo/scripted-llm-server.js';
+import { startScriptedLlmServer, type StaticReply } from '../fakes/llm/index.js';
 import { createLogger } from '../src/logger.js';
 import { runLocal, type LocalRunReport } from '../src/pipeline/run-local.js';
 

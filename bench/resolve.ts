@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODE_STRATEGIES, type CodeStrategy } from '../src/config/repo-config.js';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../src/demo/scripted-llm-server.js';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/llm/index.js';
 import { judge } from './resolve/judge.js';
 import { git, installDeps, prepareRepo } from './resolve/prepare.js';
 import { replayAnswer } from './resolve/replay-model.js';

@@ -17,7 +17,7 @@ import { Queue } from 'bullmq';
 import { TRIGGER_QUEUE } from '../src/queue/trigger-types.js';
 import { ROUTES } from '../src/queue/types.js';
 import { freePort } from '../src/server/free-port.js';
-import { startFakeGitHub } from '../test/helpers/fake-github.js';
+import { startFakeGitHub } from '../fakes/github/index.js';
 import { generateAppKeyPair, labeledPayload, WEBHOOK_PATH } from '../test/helpers/webhooks.js';
 import { deleteKeys } from '../src/queue/delete-keys.js';
 import { measureOverhead, type OverheadSample } from './webhooks/overhead.js';

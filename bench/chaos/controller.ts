@@ -4,7 +4,7 @@
  * the fake GitHub's next matching requests. A fault that cannot apply (its process is already
  * down) is recorded as skipped, not counted.
  */
-import type { FakeGitHub } from '../../test/helpers/fake-github.js';
+import type { FakeGitHub } from '../../fakes/github/index.js';
 import type { Slot } from './app-processes.js';
 import type { BenchRedis } from './redis.js';
 import type { Fault, FaultEvent } from './schedule.js';

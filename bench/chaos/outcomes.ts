@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FakeGitHub, FakePull } from '../../test/helpers/fake-github.js';
+import type { FakeGitHub, FakePull } from '../../fakes/github/index.js';
 import { delivered, type Delivery } from './triggers.js';
 
 export type Outcome = 'pr' | 'failed' | 'pr+failure' | 'stopped' | 'lost';

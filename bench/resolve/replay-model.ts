@@ -11,7 +11,7 @@
  * - the tool-support probe of `code_strategy: auto`: a call of the tool it offers.
  */
 import { agentOf } from '../../src/demo/demo-llm.js';
-import type { RecordedRequest, StaticReply } from '../../src/demo/scripted-llm-server.js';
+import type { RecordedRequest, StaticReply } from '../../fakes/llm/index.js';
 import type { ResolveTask } from './tasks.js';
 
 interface FilePatch {

@@ -27,7 +27,7 @@ import { ROUTES, STAGES, type RunJobData, type StageName } from '../../src/queue
 /** The stages of a fix run: the ones a labelled issue goes through. */
 type FixStage = (typeof ROUTES.fix)[number];
 import { startAutofix } from '../../src/server/start-autofix.js';
-import type { FakeGitHub } from '../../test/helpers/fake-github.js';
+import type { FakeGitHub } from '../../fakes/github/index.js';
 import { startFakeLlmServer } from '../../test/helpers/fake-llm-server.js';
 import { testOctokit } from '../../test/helpers/github-client.js';
 import {

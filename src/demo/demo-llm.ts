@@ -3,8 +3,12 @@
  * by the agent that asks (read from the system prompt of agents/<name>.md), not by order, so a
  * concurrent request or an extra one (a JSON re-ask, a retry) does not derail the script.
  */
-import type { RecordedRequest, StaticReply } from './scripted-llm-server.js';
-import { startScriptedLlmServer, type ScriptedLlmServer } from './scripted-llm-server.js';
+import {
+  startScriptedLlmServer,
+  type RecordedRequest,
+  type ScriptedLlmServer,
+  type StaticReply,
+} from '../../fakes/llm/index.js';
 import {
   DEMO_FIRST_DIFF,
   DEMO_PLAN,

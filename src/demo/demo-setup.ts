@@ -12,7 +12,7 @@ import { readSettings, type Settings } from '../config/env.js';
 import { AutofixError } from '../errors.js';
 import { startDemoLlm } from './demo-llm.js';
 import { DEMO_REPO_NAME, writeDemoRepo } from './sample.js';
-import type { ScriptedLlmServer } from './scripted-llm-server.js';
+import type { ScriptedLlmServer } from '../../fakes/llm/index.js';
 
 /** Sent as the bearer token to the scripted server: a placeholder, not a secret. */
 export const DEMO_API_KEY = 'sk-autofix-demo-scripted-model';

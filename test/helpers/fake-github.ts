@@ -1,5 +1,5 @@
 /**
- * The fake GitHub over HTTP that `autofix demo --app` ships (src/demo/fake-github.ts): one
+ * The fake GitHub over HTTP that `autofix demo --app` ships (fakes/github/): one
  * definition for the product and the tests.
  */
-export * from '../../src/demo/fake-github.js';
+export * from '../../fakes/github/index.js';

@@ -1,10 +1,10 @@
 /**
- * The scripted OpenAI-compatible server of `autofix demo` (src/demo/scripted-llm-server.ts),
+ * The scripted OpenAI-compatible server of `autofix demo` (fakes/llm/),
  * under the names the tests use: one definition for the product and the tests.
  */
-export * from '../../src/demo/scripted-llm-server.js';
+export * from '../../fakes/llm/index.js';
 export {
   startScriptedLlmServer as startFakeLlmServer,
   type ScriptedLlmServer as FakeLlmServer,
   type ScriptedLlmServerOptions as FakeLlmServerOptions,
-} from '../../src/demo/scripted-llm-server.js';
+} from '../../fakes/llm/index.js';

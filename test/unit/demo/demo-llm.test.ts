@@ -11,7 +11,7 @@ import {
   DEMO_REPAIR_DIFF,
   DEMO_TRIAGE,
 } from '../../../src/demo/sample.js';
-import type { RecordedRequest } from '../../../src/demo/scripted-llm-server.js';
+import type { RecordedRequest } from '../../../fakes/llm/index.js';
 
 const AGENTS: DemoAgent[] = ['triage', 'planner', 'code-agent', 'code-fixer', 'pr-generator'];
 

@@ -87,12 +87,14 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/healthz/m);
   });
 
-  it('builds only what it copies: the app sources, no tests or benchmarks', () => {
+  it('builds only what it copies: the app sources and the fakes of the demo, no tests or benchmarks', () => {
     expect(dockerfile).not.toMatch(/^COPY (test|bench)\b/m);
+    expect(dockerfile).toMatch(/^COPY src \.\/src$/m);
+    expect(dockerfile).toMatch(/^COPY fakes \.\/fakes$/m);
     const app = JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.app.json'), 'utf8')) as {
       include: string[];
     };
-    expect(app.include).toEqual(['src/**/*.ts']);
+    expect(app.include).toEqual(['src/**/*.ts', 'fakes/**/*.ts']);
     expect(dockerfile).toContain('tsc -p tsconfig.app.json');
   });
 

@@ -15,7 +15,19 @@ const OUTSIDE = [
 
 const tracked = execFileSync(
   'git',
-  ['ls-files', '-z', '--', 'src', 'test', 'bench', 'docs', 'agents', 'README.md', 'AGENTS.md'],
+  [
+    'ls-files',
+    '-z',
+    '--',
+    'src',
+    'fakes',
+    'test',
+    'bench',
+    'docs',
+    'agents',
+    'README.md',
+    'AGENTS.md',
+  ],
   { encoding: 'utf8' },
 )
   .split('\0')

@@ -9,24 +9,33 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const SRC = resolve('src');
+const FAKES = resolve('fakes');
 
-function sources(dir: string): string[] {
-  return readdirSync(join(SRC, dir), { recursive: true, withFileTypes: true })
+function sources(dir: string, root = SRC): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
     .map((e) => join(e.parentPath, e.name));
 }
 
+/** The files a file imports from (relative imports only), as absolute paths. */
+function importedPaths(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) =>
+    resolve(join(file, '..'), m[1]!),
+  );
+}
+
 /** The top-level folders of `src/` a file imports from (relative imports only). */
 function importedFolders(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
   const folders = new Set<string>();
-  for (const m of text.matchAll(/^\s*(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)'/gm)) {
-    const target = relative(SRC, resolve(join(file, '..'), m[1]!));
-    const top = target.split('/')[0]!;
+  for (const target of importedPaths(file)) {
+    const top = relative(SRC, target).split('/')[0]!;
     if (!top.startsWith('..')) folders.add(top);
   }
   return [...folders];
 }
+
+const inside = (root: string, path: string): boolean => !relative(root, path).startsWith('..');
 
 const RULES: [string, string[]][] = [
   ['webhooks', ['pipeline', 'worker', 'server', 'bin']],
@@ -73,5 +82,28 @@ describe('import rules between folders', () => {
 
   it('reads imports as the compiler does (the check itself sees a known import)', () => {
     expect(importedFolders(join(SRC, 'webhooks/admit-trigger.ts'))).toContain('text');
+  });
+});
+
+// The fakes (fake GitHub, scripted model) are test tools that `autofix demo` runs too: the
+// product reaches them only from `demo/`, and they stand on what the real services document,
+// never on the product's own code.
+describe('the fakes in fakes/', () => {
+  it('are imported in src/ only by demo/', () => {
+    const offenders = sources('')
+      .filter((file) => !inside(join(SRC, 'demo'), file))
+      .filter((file) => importedPaths(file).some((target) => inside(FAKES, target)))
+      .map((file) => relative(SRC, file));
+    expect(offenders).toEqual([]);
+    // The check sees the demo's import of the fake GitHub.
+    const demo = importedPaths(join(SRC, 'demo/start-demo-app.ts'));
+    expect(demo.some((target) => inside(FAKES, target))).toBe(true);
+  });
+
+  it('import nothing from src/', () => {
+    const offenders = sources('', FAKES)
+      .filter((file) => importedPaths(file).some((target) => inside(SRC, target)))
+      .map((file) => relative(FAKES, file));
+    expect(offenders).toEqual([]);
   });
 });
