@@ -81,6 +81,17 @@ interface RunState {
   commentId?: number;
 }
 
+/** What the publisher's steps share: its settings and the runs it publishes. */
+interface Publisher {
+  redis: Scripted;
+  prefix: string;
+  log: Logger;
+  debounceMs: number;
+  createAfterMs: number;
+  now: () => number;
+  runs: Map<string, RunState>;
+}
+
 export function createStatusPublisher(options: {
   redis: Redis;
   prefix: string;
@@ -89,128 +100,149 @@ export function createStatusPublisher(options: {
   createAfterMs?: number;
   now?: () => number;
 }): StatusPublisher {
-  const redis = options.redis as Scripted;
+  const p: Publisher = {
+    redis: scripted(options.redis),
+    prefix: options.prefix,
+    log: options.log,
+    debounceMs: options.debounceMs ?? 400,
+    createAfterMs: options.createAfterMs ?? 3000,
+    now: options.now ?? Date.now,
+    runs: new Map(),
+  };
+  return {
+    submit(version) {
+      const state = stateOf(p, version.runId);
+      if (version.commentId !== undefined) state.commentId ??= version.commentId;
+      schedule(p, state, version, p.debounceMs);
+    },
+    async flush(runId) {
+      const state = stateOf(p, runId);
+      clearTimeout(state.timer);
+      state.timer = undefined;
+      await run(p, state, true);
+      p.runs.delete(runId);
+    },
+    commentId: (runId) => p.runs.get(runId)?.commentId,
+  };
+}
+
+/** The connection with the publisher's scripts defined (once per connection). */
+function scripted(connection: Redis): Scripted {
+  const redis = connection as Scripted;
   if (typeof redis.autofixStatusOffer !== 'function') {
     redis.defineCommand('autofixStatusOffer', { numberOfKeys: 1, lua: OFFER });
     redis.defineCommand('autofixStatusRelease', { numberOfKeys: 1, lua: RELEASE });
   }
-  const debounceMs = options.debounceMs ?? 400;
-  const createAfterMs = options.createAfterMs ?? 3000;
-  const now = options.now ?? Date.now;
-  const runs = new Map<string, RunState>();
-  const key = (runId: string): string => `${options.prefix}:status:${runId}`;
-  const lockKey = (runId: string): string => `${options.prefix}:status-lock:${runId}`;
+  return redis;
+}
 
-  const stateOf = (runId: string): RunState => {
-    let state = runs.get(runId);
-    if (!state) runs.set(runId, (state = {}));
-    return state;
+const keyOf = (p: Publisher, runId: string): string => `${p.prefix}:status:${runId}`;
+const lockKeyOf = (p: Publisher, runId: string): string => `${p.prefix}:status-lock:${runId}`;
+
+function stateOf(p: Publisher, runId: string): RunState {
+  let state = p.runs.get(runId);
+  if (!state) p.runs.set(runId, (state = {}));
+  return state;
+}
+
+/** The comment's id: known here, recorded in Redis, found by marker, or created (one worker). */
+async function commentIdFor(
+  p: Publisher,
+  state: RunState,
+  version: StatusVersion,
+  body: string,
+): Promise<{ id: number | undefined; created: boolean }> {
+  const known = state.commentId ?? version.commentId;
+  if (known !== undefined) return { id: known, created: false };
+  const { redis } = p;
+  const key = keyOf(p, version.runId);
+  const lockKey = lockKeyOf(p, version.runId);
+  for (let waited = 0; waited <= LOCK_MS; waited += 200) {
+    const recorded = await redis.hget(key, 'commentId');
+    if (recorded) return { id: Number(recorded), created: false };
+    const token = `${process.pid}:${Math.random()}`;
+    if (await redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) {
+      try {
+        const found = await version.target.find();
+        const id = found ?? (await version.target.create(body));
+        if (id !== undefined) await redis.hset(key, 'commentId', String(id));
+        return { id, created: found === undefined && id !== undefined };
+      } finally {
+        await redis.autofixStatusRelease(lockKey, token).catch(() => 0);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { id: undefined, created: false };
+}
+
+/** Writes the newest version, and again while a newer one arrives. */
+async function write(
+  p: Publisher,
+  state: RunState,
+  version: StatusVersion,
+  immediate: boolean,
+): Promise<void> {
+  const runKey = keyOf(p, version.runId);
+  const [revText, newestBody] = await p.redis.autofixStatusOffer(
+    runKey,
+    version.rev,
+    version.body,
+    TTL_MS,
+  );
+  let rev = Number(revText);
+  let body = newestBody ?? version.body;
+  if (!immediate && state.commentId === undefined && version.commentId === undefined) {
+    const wait = version.startedAt + p.createAfterMs - p.now();
+    if (wait > 0 && !(await p.redis.hget(runKey, 'commentId'))) {
+      // Too early to create it: try again then (or at the run's end, whichever comes first).
+      schedule(p, state, version, wait);
+      return;
+    }
+  }
+  const { id, created } = await commentIdFor(p, state, version, body);
+  if (id === undefined) return;
+  state.commentId = id;
+  if (!created) await version.target.update(id, body);
+  for (;;) {
+    const [latestRev, latestBody] = await p.redis.hmget(runKey, 'rev', 'body');
+    if (!latestRev || Number(latestRev) <= rev || latestBody === null || latestBody === undefined)
+      return;
+    rev = Number(latestRev);
+    body = latestBody;
+    await version.target.update(id, body);
+  }
+}
+
+/** Writes the run's pending versions after the writes already under way (one at a time). */
+function run(p: Publisher, state: RunState, immediate: boolean): Promise<void> {
+  const go = async (): Promise<void> => {
+    while (state.pending) {
+      const version = state.pending;
+      state.pending = undefined;
+      try {
+        await write(p, state, version, immediate);
+      } catch (err) {
+        p.log.warn({ err }, 'could not publish the status comment');
+      }
+    }
   };
+  const previous = state.running ?? Promise.resolve();
+  const next = previous.then(go);
+  state.running = next;
+  void next.finally(() => {
+    if (state.running === next) state.running = undefined;
+  });
+  return next;
+}
 
-  /** The comment's id: known here, recorded in Redis, found by marker, or created (one worker). */
-  async function commentIdFor(
-    state: RunState,
-    version: StatusVersion,
-    body: string,
-  ): Promise<{ id: number | undefined; created: boolean }> {
-    const known = state.commentId ?? version.commentId;
-    if (known !== undefined) return { id: known, created: false };
-    for (let waited = 0; waited <= LOCK_MS; waited += 200) {
-      const recorded = await redis.hget(key(version.runId), 'commentId');
-      if (recorded) return { id: Number(recorded), created: false };
-      const token = `${process.pid}:${Math.random()}`;
-      if (await redis.set(lockKey(version.runId), token, 'PX', LOCK_MS, 'NX')) {
-        try {
-          const found = await version.target.find();
-          const id = found ?? (await version.target.create(body));
-          if (id !== undefined) await redis.hset(key(version.runId), 'commentId', String(id));
-          return { id, created: found === undefined && id !== undefined };
-        } finally {
-          await redis.autofixStatusRelease(lockKey(version.runId), token).catch(() => 0);
-        }
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return { id: undefined, created: false };
-  }
-
-  /** Writes the newest version, and again while a newer one arrives. */
-  async function write(state: RunState, version: StatusVersion, immediate: boolean): Promise<void> {
-    const runKey = key(version.runId);
-    const [revText, newestBody] = await redis.autofixStatusOffer(
-      runKey,
-      version.rev,
-      version.body,
-      TTL_MS,
-    );
-    let rev = Number(revText);
-    let body = newestBody ?? version.body;
-    if (!immediate && state.commentId === undefined && version.commentId === undefined) {
-      const wait = version.startedAt + createAfterMs - now();
-      if (wait > 0 && !(await redis.hget(runKey, 'commentId'))) {
-        // Too early to create it: try again then (or at the run's end, whichever comes first).
-        schedule(state, version, wait);
-        return;
-      }
-    }
-    const { id, created } = await commentIdFor(state, version, body);
-    if (id === undefined) return;
-    state.commentId = id;
-    if (!created) await version.target.update(id, body);
-    for (;;) {
-      const [latestRev, latestBody] = await redis.hmget(runKey, 'rev', 'body');
-      if (!latestRev || Number(latestRev) <= rev || latestBody === null || latestBody === undefined)
-        return;
-      rev = Number(latestRev);
-      body = latestBody;
-      await version.target.update(id, body);
-    }
-  }
-
-  function run(state: RunState, immediate: boolean): Promise<void> {
-    const go = async (): Promise<void> => {
-      while (state.pending) {
-        const version = state.pending;
-        state.pending = undefined;
-        try {
-          await write(state, version, immediate);
-        } catch (err) {
-          options.log.warn({ err }, 'could not publish the status comment');
-        }
-      }
-    };
-    const previous = state.running ?? Promise.resolve();
-    const next = previous.then(go);
-    state.running = next;
-    void next.finally(() => {
-      if (state.running === next) state.running = undefined;
-    });
-    return next;
-  }
-
-  function schedule(state: RunState, version: StatusVersion, delayMs: number): void {
-    if (!state.pending || state.pending.rev <= version.rev) state.pending = version;
-    clearTimeout(state.timer);
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
-      void run(state, false);
-    }, delayMs);
-    state.timer.unref();
-  }
-
-  return {
-    submit(version) {
-      const state = stateOf(version.runId);
-      if (version.commentId !== undefined) state.commentId ??= version.commentId;
-      schedule(state, version, debounceMs);
-    },
-    async flush(runId) {
-      const state = stateOf(runId);
-      clearTimeout(state.timer);
-      state.timer = undefined;
-      await run(state, true);
-      runs.delete(runId);
-    },
-    commentId: (runId) => runs.get(runId)?.commentId,
-  };
+/** Keeps the newest version pending and (re)starts the timer that writes it. */
+function schedule(p: Publisher, state: RunState, version: StatusVersion, delayMs: number): void {
+  if (!state.pending || state.pending.rev <= version.rev) state.pending = version;
+  clearTimeout(state.timer);
+  state.timer = setTimeout(() => {
+    state.timer = undefined;
+    void run(p, state, false);
+  }, delayMs);
+  state.timer.unref();
 }

@@ -20,81 +20,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import type { HookDeliveriesApi, HookDelivery } from './hook-deliveries.js';
 
-/** One attempt as GitHub lists it (fields the reconciler reads). */
-export interface HookDelivery {
-  id: number;
-  guid: string;
-  delivered_at: string;
-  redelivery: boolean;
-  status: string;
-  status_code: number;
-  event: string;
-  action: string | null;
-  installation_id: number | null;
-  repository_id: number | null;
-}
+// The reconciler's GitHub side lives in its own module; its names stay importable from here.
+export {
+  PER_PAGE,
+  nextCursor,
+  octokitHookDeliveries,
+  type AppOctokit,
+  type HookDeliveriesApi,
+  type HookDelivery,
+} from './hook-deliveries.js';
 
-/** The two App endpoints, as the reconciler needs them. */
-export interface HookDeliveriesApi {
-  /** One page, newest first, and the cursor of the next page (undefined on the last). */
-  list(cursor: string | undefined): Promise<{ deliveries: HookDelivery[]; next?: string }>;
-  /** Asks GitHub to redeliver that attempt (202). */
-  redeliver(deliveryId: number): Promise<void>;
-}
-
-/** What of an Octokit the adapter uses (an App-authenticated one: these endpoints need the JWT). */
-export interface AppOctokit {
-  request(
-    route: string,
-    parameters?: Record<string, unknown>,
-  ): Promise<{ data: unknown; headers: { link?: string | undefined } }>;
-}
-
-export const PER_PAGE = 100;
 /** GitHub redelivers attempts of the last 3 days only. */
 export const REDELIVERY_WINDOW_MS = 3 * 24 * 3600_000;
-
-/** The `cursor` parameter of the `rel="next"` link, if any. */
-export function nextCursor(link: string | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (!m) continue;
-    try {
-      return new URL(m[1]!, 'https://api.github.com').searchParams.get('cursor') ?? undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-export function octokitHookDeliveries(
-  octokit: AppOctokit,
-  signal?: AbortSignal,
-): HookDeliveriesApi {
-  const request = signal ? { request: { signal } } : {};
-  return {
-    async list(cursor) {
-      const res = await octokit.request('GET /app/hook/deliveries', {
-        per_page: PER_PAGE,
-        ...(cursor ? { cursor } : {}),
-        ...request,
-      });
-      return {
-        deliveries: res.data as HookDelivery[],
-        ...(nextCursor(res.headers.link) ? { next: nextCursor(res.headers.link)! } : {}),
-      };
-    },
-    async redeliver(deliveryId) {
-      await octokit.request('POST /app/hook/deliveries/{delivery_id}/attempts', {
-        delivery_id: deliveryId,
-        ...request,
-      });
-    },
-  };
-}
 
 /** Read-only look at the intake's record: true when the delivery was handled (a run or a reply). */
 export async function deliveryHandled(
@@ -207,167 +146,283 @@ const delivered = (d: HookDelivery): boolean => d.status_code >= 200 && d.status
 const worthRetrying = (d: HookDelivery): boolean =>
   d.status_code === 0 || d.status_code >= 500 || d.status_code === 408 || d.status_code === 429;
 
+/** GitHub refuses to redeliver attempts older than its window: a few minutes' margin. */
+const WINDOW_MARGIN_MS = 10 * 60_000;
+
+/** What the steps of a pass share: the settings read once, the lock's token, the summary. */
+interface Pass {
+  api: HookDeliveriesApi;
+  redis: Redis;
+  log: Logger;
+  prefix: string;
+  keys: ReturnType<typeof reconcileKeys>;
+  now: () => number;
+  events: ReadonlySet<string>;
+  maxPerGuid: number;
+  maxPerPass: number;
+  maxPages: number;
+  firstLookbackMs: number;
+  signal: AbortSignal | undefined;
+  token: string;
+  summary: ReconcileSummary;
+}
+
+function passOf(options: ReconcileOptions): Pass {
+  return {
+    api: options.api,
+    redis: options.redis,
+    log: options.log,
+    prefix: options.prefix,
+    keys: reconcileKeys(options.prefix),
+    now: options.now ?? Date.now,
+    events: new Set<string>(options.events ?? DEFAULT_EVENTS),
+    maxPerGuid: options.maxRequestsPerGuid ?? 3,
+    maxPerPass: options.maxRedeliveriesPerPass ?? 20,
+    maxPages: options.maxPages ?? 50,
+    firstLookbackMs: options.firstLookbackMs ?? 6 * 3600_000,
+    signal: options.signal,
+    token: randomUUID(),
+    summary: {
+      ran: false,
+      examined: 0,
+      failed: 0,
+      redelivered: 0,
+      handled: 0,
+      exhausted: 0,
+      deferred: 0,
+    },
+  };
+}
+
 /** One reconciliation pass (see the module comment). Never throws. */
 export async function reconcileDeliveries(options: ReconcileOptions): Promise<ReconcileSummary> {
-  const { api, redis, log } = options;
-  const now = options.now ?? Date.now;
-  const keys = reconcileKeys(options.prefix);
-  const events = new Set<string>(options.events ?? DEFAULT_EVENTS);
-  const maxPerGuid = options.maxRequestsPerGuid ?? 3;
-  const maxPerPass = options.maxRedeliveriesPerPass ?? 20;
-  const maxPages = options.maxPages ?? 50;
-  const lockTtl = options.lockTtlMs ?? 5 * 60_000;
-  const summary: ReconcileSummary = {
-    ran: false,
-    examined: 0,
-    failed: 0,
-    redelivered: 0,
-    handled: 0,
-    exhausted: 0,
-    deferred: 0,
-  };
-  const token = randomUUID();
-  try {
-    if ((await redis.set(keys.lock, token, 'PX', lockTtl, 'NX')) !== 'OK') {
-      log.debug('delivery reconciliation: another process runs a pass');
-      return summary;
-    }
-  } catch (err) {
-    summary.error = `Redis: ${describe(err)}`;
-    log.warn({ err: summary.error }, 'delivery reconciliation skipped: Redis did not answer');
-    return summary;
-  }
+  const p = passOf(options);
+  const { redis, log, keys, token, summary } = p;
+  if (!(await takeLock(p, options.lockTtlMs ?? 5 * 60_000))) return summary;
   summary.ran = true;
   try {
-    await pass(summary);
+    await runPass(p);
   } catch (err) {
     summary.error ??= `Redis: ${describe(err)}`;
     log.warn({ err: describe(err) }, 'delivery reconciliation ended early');
   } finally {
     await redis.eval(RELEASE, 1, keys.lock, token).catch(() => undefined);
   }
+  logSummary(log, summary);
+  return summary;
+}
+
+/** True when this pass holds the lock; false when another process does or Redis did not answer. */
+async function takeLock(p: Pass, ttlMs: number): Promise<boolean> {
+  try {
+    if ((await p.redis.set(p.keys.lock, p.token, 'PX', ttlMs, 'NX')) === 'OK') return true;
+    p.log.debug('delivery reconciliation: another process runs a pass');
+    return false;
+  } catch (err) {
+    p.summary.error = `Redis: ${describe(err)}`;
+    p.log.warn({ err: p.summary.error }, 'delivery reconciliation skipped: Redis did not answer');
+    return false;
+  }
+}
+
+function logSummary(log: Logger, summary: ReconcileSummary): void {
   const counts: Partial<ReconcileSummary> = { ...summary };
   delete counts.ran;
   if (summary.error || summary.failed > 0) log.info(counts, 'delivery reconciliation');
   else log.debug(counts, 'delivery reconciliation');
-  return summary;
+}
 
-  async function pass(s: ReconcileSummary): Promise<void> {
-    const stored = await redis.get(keys.cursor);
-    const cursor = stored && /^\d+$/.test(stored) ? Number(stored) : undefined;
-    const lookback = Math.min(
-      cursor === undefined ? (options.firstLookbackMs ?? 6 * 3600_000) : REDELIVERY_WINDOW_MS,
+/** The pass itself, under the lock; Redis errors are thrown (the caller logs them). */
+async function runPass(p: Pass): Promise<void> {
+  const cursor = await readCursor(p);
+  // 1. The attempts newer than the cursor (and the floor), newest first.
+  const attempts = await listNewAttempts(p, cursor, lookbackFloor(p, cursor));
+  if (attempts === undefined) return;
+  p.summary.examined = attempts.length;
+  if (attempts.length === 0) return;
+  const newest = Math.max(...attempts.map((d) => d.id));
+  // 2. Guids of handled events without a delivered attempt, oldest first.
+  const failed = failedDeliveries(attempts, p.events);
+  p.summary.failed = failed.length;
+  // 3. Redeliveries, within the limits.
+  const deferred = await redeliverFailed(p, failed);
+  p.summary.deferred = deferred.length;
+  // 4. The cursor: up to the newest attempt examined, but below every guid left for later.
+  const advanceTo = deferred.length ? Math.min(...deferred.map((d) => d.id)) - 1 : newest;
+  if (cursor === undefined || advanceTo > cursor) {
+    await p.redis.eval(
+      ADVANCE,
+      2,
+      p.keys.lock,
+      p.keys.cursor,
+      p.token,
+      advanceTo,
       REDELIVERY_WINDOW_MS,
     );
-    // A few minutes' margin: GitHub refuses attempts older than its window.
-    const floor = now() - lookback + (lookback === REDELIVERY_WINDOW_MS ? 10 * 60_000 : 0);
-
-    // 1. The attempts newer than the cursor (and the floor), newest first.
-    const attempts: HookDelivery[] = [];
-    let page: string | undefined;
-    for (let pages = 0; ; pages++) {
-      if (pages >= maxPages) {
-        log.warn(
-          { pages, examined: attempts.length },
-          'delivery reconciliation: page limit reached; older deliveries are not examined',
-        );
-        break;
-      }
-      if (options.signal?.aborted) return;
-      let listed: Awaited<ReturnType<HookDeliveriesApi['list']>>;
-      try {
-        listed = await api.list(page);
-      } catch (err) {
-        if (options.signal?.aborted) return;
-        s.error = `GET /app/hook/deliveries: ${describe(err)}`;
-        log.warn({ err: s.error }, 'delivery reconciliation: listing deliveries failed');
-        return;
-      }
-      let reached = false;
-      for (const d of listed.deliveries) {
-        const at = Date.parse(d.delivered_at);
-        if ((cursor !== undefined && d.id <= cursor) || (Number.isFinite(at) && at < floor)) {
-          reached = true;
-          break;
-        }
-        attempts.push(d);
-      }
-      if (reached || !listed.next || listed.deliveries.length === 0) break;
-      page = listed.next;
-    }
-    s.examined = attempts.length;
-    if (attempts.length === 0) return;
-    const newest = Math.max(...attempts.map((d) => d.id));
-
-    // 2. Guids of handled events without a delivered attempt, oldest first.
-    const byGuid = new Map<string, HookDelivery[]>();
-    for (const d of attempts) {
-      const key = d.action ? `${d.event}.${d.action}` : d.event;
-      if (!events.has(d.event) && !events.has(key)) continue;
-      byGuid.set(d.guid, [...(byGuid.get(d.guid) ?? []), d]);
-    }
-    const failed = [...byGuid.values()]
-      .filter((tries) => !tries.some(delivered))
-      .map((tries) => tries.reduce((a, b) => (b.id > a.id ? b : a)))
-      .filter(worthRetrying)
-      .sort((a, b) => a.id - b.id);
-    s.failed = failed.length;
-
-    // 3. Redeliveries, within the limits.
-    const deferred: HookDelivery[] = [];
-    for (const [i, latest] of failed.entries()) {
-      if (options.signal?.aborted || s.error || s.redelivered >= maxPerPass) {
-        deferred.push(...failed.slice(i));
-        break;
-      }
-      const log1 = { guid: latest.guid, deliveryId: latest.id, event: latest.event };
-      if (await deliveryHandled(redis, options.prefix, latest.guid)) {
-        s.handled++;
-        continue;
-      }
-      if (Date.parse(latest.delivered_at) < now() - REDELIVERY_WINDOW_MS + 10 * 60_000) continue;
-      const [verdict, previous] = (await redis.eval(
-        CLAIM,
-        1,
-        keys.guid(latest.guid),
-        latest.id,
-        maxPerGuid,
-        REDELIVERY_WINDOW_MS,
-      )) as [string, string];
-      if (verdict === 'seen') continue;
-      if (verdict === 'exhausted') {
-        s.exhausted++;
-        log.warn(
-          { ...log1, requests: Number(previous) },
-          'delivery reconciliation: redelivery asked for too often; giving up on this delivery',
-        );
-        continue;
-      }
-      try {
-        await api.redeliver(latest.id);
-        s.redelivered++;
-        log.info({ ...log1, status: latest.status }, 'asked GitHub to redeliver a failed delivery');
-      } catch (err) {
-        if (deliveryRefused(err)) {
-          log.warn({ ...log1, err: describe(err) }, 'GitHub refused to redeliver a delivery');
-          continue;
-        }
-        await redis
-          .eval(UNCLAIM, 1, keys.guid(latest.guid), latest.id, previous)
-          .catch(() => undefined);
-        deferred.push(latest);
-        if (!options.signal?.aborted) {
-          s.error = `POST /app/hook/deliveries/${latest.id}/attempts: ${describe(err)}`;
-          log.warn({ ...log1, err: s.error }, 'delivery reconciliation: redelivery request failed');
-        }
-      }
-    }
-    s.deferred = deferred.length;
-
-    // 4. The cursor: up to the newest attempt examined, but below every guid left for later.
-    const advanceTo = deferred.length ? Math.min(...deferred.map((d) => d.id)) - 1 : newest;
-    if (cursor === undefined || advanceTo > cursor) {
-      await redis.eval(ADVANCE, 2, keys.lock, keys.cursor, token, advanceTo, REDELIVERY_WINDOW_MS);
-    }
   }
 }
+
+async function readCursor(p: Pass): Promise<number | undefined> {
+  const stored = await p.redis.get(p.keys.cursor);
+  return stored && /^\d+$/.test(stored) ? Number(stored) : undefined;
+}
+
+/** The oldest delivery time a pass examines. */
+function lookbackFloor(p: Pass, cursor: number | undefined): number {
+  const lookback = Math.min(
+    cursor === undefined ? p.firstLookbackMs : REDELIVERY_WINDOW_MS,
+    REDELIVERY_WINDOW_MS,
+  );
+  return p.now() - lookback + (lookback === REDELIVERY_WINDOW_MS ? WINDOW_MARGIN_MS : 0);
+}
+
+/**
+ * The attempts newer than the cursor and the floor, newest first, within the page limit;
+ * undefined when the pass must end here (stopped, or the listing failed: the summary says so).
+ */
+async function listNewAttempts(
+  p: Pass,
+  cursor: number | undefined,
+  floor: number,
+): Promise<HookDelivery[] | undefined> {
+  const attempts: HookDelivery[] = [];
+  let page: string | undefined;
+  for (let pages = 0; ; pages++) {
+    if (pages >= p.maxPages) {
+      p.log.warn(
+        { pages, examined: attempts.length },
+        'delivery reconciliation: page limit reached; older deliveries are not examined',
+      );
+      break;
+    }
+    if (p.signal?.aborted) return undefined;
+    const listed = await listPage(p, page);
+    if (listed === undefined) return undefined;
+    const older = listed.deliveries.findIndex((d) => {
+      const at = Date.parse(d.delivered_at);
+      return (cursor !== undefined && d.id <= cursor) || (Number.isFinite(at) && at < floor);
+    });
+    attempts.push(...(older === -1 ? listed.deliveries : listed.deliveries.slice(0, older)));
+    if (older !== -1 || !listed.next || listed.deliveries.length === 0) break;
+    page = listed.next;
+  }
+  return attempts;
+}
+
+/** One page of deliveries; undefined when stopped or GitHub failed (the summary says so). */
+async function listPage(
+  p: Pass,
+  page: string | undefined,
+): Promise<Awaited<ReturnType<HookDeliveriesApi['list']>> | undefined> {
+  try {
+    return await p.api.list(page);
+  } catch (err) {
+    if (p.signal?.aborted) return undefined;
+    p.summary.error = `GET /app/hook/deliveries: ${describe(err)}`;
+    p.log.warn({ err: p.summary.error }, 'delivery reconciliation: listing deliveries failed');
+    return undefined;
+  }
+}
+
+/**
+ * The latest attempt of each guid of a handled event that no attempt delivered, when a
+ * redelivery can mend it; oldest first.
+ */
+function failedDeliveries(
+  attempts: readonly HookDelivery[],
+  events: ReadonlySet<string>,
+): HookDelivery[] {
+  const byGuid = new Map<string, HookDelivery[]>();
+  for (const d of attempts) {
+    const key = d.action ? `${d.event}.${d.action}` : d.event;
+    if (!events.has(d.event) && !events.has(key)) continue;
+    byGuid.set(d.guid, [...(byGuid.get(d.guid) ?? []), d]);
+  }
+  return [...byGuid.values()]
+    .filter((tries) => !tries.some(delivered))
+    .map((tries) => tries.reduce((a, b) => (b.id > a.id ? b : a)))
+    .filter(worthRetrying)
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Asks for the redeliveries in order, within the limits; returns the failed ones left for later. */
+async function redeliverFailed(p: Pass, failed: readonly HookDelivery[]): Promise<HookDelivery[]> {
+  const s = p.summary;
+  const deferred: HookDelivery[] = [];
+  for (const [i, latest] of failed.entries()) {
+    if (p.signal?.aborted || s.error || s.redelivered >= p.maxPerPass) {
+      deferred.push(...failed.slice(i));
+      break;
+    }
+    if (!(await redeliver(p, latest))) deferred.push(latest);
+  }
+  return deferred;
+}
+
+/**
+ * One failed delivery: skipped when handled, too old, or asked for already (or too often);
+ * otherwise a claim in Redis, then the request. False when it is left for a later pass.
+ */
+async function redeliver(p: Pass, latest: HookDelivery): Promise<boolean> {
+  if (await deliveryHandled(p.redis, p.prefix, latest.guid)) {
+    p.summary.handled++;
+    return true;
+  }
+  if (Date.parse(latest.delivered_at) < p.now() - REDELIVERY_WINDOW_MS + WINDOW_MARGIN_MS) {
+    return true;
+  }
+  const [verdict, previous] = (await p.redis.eval(
+    CLAIM,
+    1,
+    p.keys.guid(latest.guid),
+    latest.id,
+    p.maxPerGuid,
+    REDELIVERY_WINDOW_MS,
+  )) as [string, string];
+  if (verdict === 'seen') return true;
+  if (verdict === 'exhausted') {
+    p.summary.exhausted++;
+    p.log.warn(
+      { ...fieldsOf(latest), requests: Number(previous) },
+      'delivery reconciliation: redelivery asked for too often; giving up on this delivery',
+    );
+    return true;
+  }
+  return requestRedelivery(p, latest, previous);
+}
+
+/**
+ * The claimed request to GitHub. A refusal of this delivery alone skips it; any other failure
+ * gives the claim back and ends the pass's redeliveries (false: left for later).
+ */
+async function requestRedelivery(
+  p: Pass,
+  latest: HookDelivery,
+  previous: string,
+): Promise<boolean> {
+  const fields = fieldsOf(latest);
+  try {
+    await p.api.redeliver(latest.id);
+    p.summary.redelivered++;
+    p.log.info({ ...fields, status: latest.status }, 'asked GitHub to redeliver a failed delivery');
+    return true;
+  } catch (err) {
+    if (deliveryRefused(err)) {
+      p.log.warn({ ...fields, err: describe(err) }, 'GitHub refused to redeliver a delivery');
+      return true;
+    }
+    await p.redis
+      .eval(UNCLAIM, 1, p.keys.guid(latest.guid), latest.id, previous)
+      .catch(() => undefined);
+    if (!p.signal?.aborted) {
+      p.summary.error = `POST /app/hook/deliveries/${latest.id}/attempts: ${describe(err)}`;
+      p.log.warn(
+        { ...fields, err: p.summary.error },
+        'delivery reconciliation: redelivery request failed',
+      );
+    }
+    return false;
+  }
+}
+
+const fieldsOf = (d: HookDelivery) => ({ guid: d.guid, deliveryId: d.id, event: d.event });

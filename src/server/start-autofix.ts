@@ -15,15 +15,19 @@ import { startAdmissionWorker, type AdmissionWorker } from '../queue/admission-w
 import { createRunIntake } from '../queue/intake.js';
 import { createTriggerIntake } from '../queue/trigger-intake.js';
 import { createAdmission } from '../webhooks/admit-trigger.js';
-import { createAppIdentity } from '../webhooks/app-identity.js';
+import { createAppIdentity, type AppIdentity } from '../webhooks/app-identity.js';
 import { createPermissionChecker } from '../webhooks/permission-checker.js';
-import { createRepoConfigLoader } from '../webhooks/repo-config-loader.js';
+import { createRepoConfigLoader, type RepoConfigLoader } from '../webhooks/repo-config-loader.js';
 import type { AppMetrics } from '../queue/metrics.js';
 import type { RetryPolicy } from '../queue/stage-queues.js';
 import { STAGES } from '../queue/types.js';
 import type { WorkerPool } from '../queue/worker-pool.js';
 import { adminQueues } from './admin-queues.js';
-import { DEFAULT_RECONCILE_INTERVAL_MS, startDeliveryReconciler } from './delivery-reconciler.js';
+import {
+  DEFAULT_RECONCILE_INTERVAL_MS,
+  startDeliveryReconciler,
+  type DeliveryReconciler,
+} from './delivery-reconciler.js';
 import { healthz } from './healthz.js';
 import { readinessProbe, readyz } from './readyz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
@@ -33,8 +37,8 @@ import { logRedisCheck } from './log-redis-check.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
 import { WEBHOOK_PATH } from './setup-page.js';
-import { createWebhookActivity, statusPage } from './status-page.js';
-import { relayTarget, startWebhookRelay } from './webhook-relay.js';
+import { createWebhookActivity, statusPage, type WebhookActivity } from './status-page.js';
+import { relayTarget, startWebhookRelay, type WebhookRelay } from './webhook-relay.js';
 import { startWorkers, type WorkerSettings } from './worker-runtime.js';
 
 export interface AutofixServerOptions {
@@ -80,25 +84,102 @@ export interface AutofixServer {
   stop(deadlineMs?: number): Promise<{ forced: boolean }>;
 }
 
+/** The App's Probot class, with its credentials and our Octokit defaults (probot-class.ts). */
+type ProbotClass = ReturnType<typeof probotClass>;
+
+/** What the server's parts share as it starts. */
+interface Startup {
+  options: AutofixServerOptions;
+  backend: QueueBackend;
+  ProbotWithDefaults: ProbotClass;
+  appProbot: InstanceType<ProbotClass>;
+  identity: AppIdentity;
+  /** Verified deliveries, for the status page. */
+  activity: WebhookActivity;
+  /** One config cache for admission and the webhooks' early filter (peek). */
+  configs: RepoConfigLoader;
+  proxyUrl: string | undefined;
+}
+
+/** Stage and admission workers: they start after the server; readiness looks them up when asked. */
+interface StartedWorkers {
+  pool?: WorkerPool;
+  admission?: AdmissionWorker;
+}
+
+/** What stop() closes, in its order. */
+interface Running {
+  reconciler: DeliveryReconciler | undefined;
+  relay: WebhookRelay | undefined;
+  server: Server;
+  http: HttpServer;
+  pool: WorkerPool | undefined;
+  admission: AdmissionWorker;
+  backend: QueueBackend;
+}
+
 export async function startAutofix(options: AutofixServerOptions): Promise<AutofixServer> {
-  const { log, metrics } = options;
+  const s = await prepare(options);
+  const started: StartedWorkers = {};
+  const { server, http } = await startWebServer(s, httpHandlers(s, started));
+  const relay = s.proxyUrl
+    ? startWebhookRelay({
+        source: s.proxyUrl,
+        target: relayTarget(server.host, server.port, WEBHOOK_PATH),
+        log: options.log,
+      })
+    : undefined;
+  const reconciler = startReconciler(s);
+  // Admission runs where webhooks arrive (also with --no-workers): it is part of intake.
+  const admission = startAdmission(s);
+  started.admission = admission;
+  const pool = startStageWorkers(s);
+  if (pool) started.pool = pool;
+  else options.log.info('--no-workers: this process only takes webhooks');
+
+  const running: Running = { reconciler, relay, server, http, pool, admission, backend: s.backend };
+  let stopping: Promise<{ forced: boolean }> | undefined;
+  return {
+    url: `http://${server.host}:${server.port}`,
+    port: server.port,
+    backend: s.backend,
+    ...(pool ? { pool } : {}),
+    stop(deadlineMs = 30_000) {
+      stopping ??= stopAll(running, deadlineMs);
+      return stopping;
+    },
+  };
+}
+
+/** Redis, the App's Probot class and identity, and what the webhooks and admission share. */
+async function prepare(options: AutofixServerOptions): Promise<Startup> {
   const backend = await openQueueBackend({
     redisUrl: options.redisUrl,
     prefix: options.prefix,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.admissionRetry ? { admissionRetry: options.admissionRetry } : {}),
   });
-  logRedisCheck(backend.check, options.redisUrl, log);
-  const ProbotWithDefaults = probotClass(options.github, log);
+  logRedisCheck(backend.check, options.redisUrl, options.log);
+  const ProbotWithDefaults = probotClass(options.github, options.log);
   const appProbot = new ProbotWithDefaults();
-  const identity = createAppIdentity(() => appProbot.auth());
-  const activity = createWebhookActivity();
-  const proxyUrl =
-    options.webhookProxyUrl === undefined
-      ? webhookProxyUrl()
-      : (options.webhookProxyUrl ?? undefined);
-  // The workers start after the server; readiness looks them up when asked.
-  const started: { pool?: WorkerPool; admission?: AdmissionWorker } = {};
+  return {
+    options,
+    backend,
+    ProbotWithDefaults,
+    appProbot,
+    identity: createAppIdentity(() => appProbot.auth()),
+    activity: createWebhookActivity(),
+    configs: createRepoConfigLoader({ ttlMs: options.configCacheMs }),
+    proxyUrl:
+      options.webhookProxyUrl === undefined
+        ? webhookProxyUrl()
+        : (options.webhookProxyUrl ?? undefined),
+  };
+}
+
+/** /healthz, /readyz, /metrics, Bull Board (with a password) and the status page at `/`. */
+function httpHandlers(s: Startup, started: StartedWorkers): HttpHandler[] {
+  const { options, backend } = s;
   const handlers: HttpHandler[] = [
     healthz,
     readyz(
@@ -107,79 +188,87 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
         ...Object.values(started.pool?.workers ?? {}),
       ]),
     ),
-    metricsEndpoint(metrics.registry),
+    metricsEndpoint(options.metrics.registry),
   ];
   const admin = adminQueues({
-    queues: [backend.triggers, ...STAGES.map((s) => backend.queues[s])],
+    queues: [backend.triggers, ...STAGES.map((stage) => backend.queues[stage])],
     password: options.adminPassword,
   });
   if (admin) handlers.push(admin);
-  else log.info('ADMIN_PASSWORD is not set: Bull Board (/admin/queues) is disabled');
+  else options.log.info('ADMIN_PASSWORD is not set: Bull Board (/admin/queues) is disabled');
   handlers.push(
     statusPage({
-      appName: () => identity.slug(),
+      appName: () => s.identity.slug(),
       fallbackName: `GitHub App ${options.github.appId}`,
-      activity,
+      activity: s.activity,
       triggers: backend.triggers,
       queues: backend.queues,
       registry: backend.registry,
       password: options.adminPassword,
-      ...(proxyUrl ? { relay: new URL(proxyUrl).origin } : {}),
+      ...(s.proxyUrl ? { relay: new URL(s.proxyUrl).origin } : {}),
     }),
   );
+  return handlers;
+}
 
+/** Probot's server with our handlers and the webhooks, listening. */
+async function startWebServer(
+  s: Startup,
+  handlers: HttpHandler[],
+): Promise<{ server: Server; http: HttpServer }> {
+  const { options } = s;
   const server = new Server({
     host: options.host,
     port: options.port === 0 ? await freePort(options.host) : options.port,
-    log: log as never,
-    Probot: limitWebhookBody(ProbotWithDefaults, options.maxWebhookBytes),
+    log: options.log as never,
+    Probot: limitWebhookBody(s.ProbotWithDefaults, options.maxWebhookBytes),
   });
-  // One config cache for admission and the webhooks' early filter (peek).
-  const configs = createRepoConfigLoader({ ttlMs: options.configCacheMs });
   await server.load(
     createApp({
       handlers,
       triggers: createTriggerIntake({
-        queue: backend.triggers,
+        queue: s.backend.triggers,
         ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
       }),
-      configs,
-      metrics,
+      configs: s.configs,
+      metrics: options.metrics,
     }),
   );
   // Verified deliveries only (Probot checked the signature), for the status page.
-  await server.load((app) => app.onAny((context) => activity.record(context.name)));
+  await server.load((app) => app.onAny((context) => s.activity.record(context.name)));
   const http: HttpServer = await server.start();
-  const relay = proxyUrl
-    ? startWebhookRelay({
-        source: proxyUrl,
-        target: relayTarget(server.host, server.port, WEBHOOK_PATH),
-        log,
-      })
-    : undefined;
-  // Asks GitHub to redeliver what failed while we were down (App JWT: an app-level Octokit).
-  const reconciler =
-    options.reconcileIntervalMs === 0
-      ? undefined
-      : startDeliveryReconciler({
-          intervalMs: options.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
-          octokit: () => new ProbotWithDefaults().auth(),
-          redis: backend.redis,
-          prefix: options.prefix,
-          log,
-          metrics,
-        });
+  return { server, http };
+}
 
-  // Admission runs where webhooks arrive (also with --no-workers): it is part of intake.
-  started.admission = startAdmissionWorker({
+/** Asks GitHub to redeliver what failed while we were down (App JWT: an app-level Octokit). */
+function startReconciler({
+  options,
+  backend,
+  ProbotWithDefaults,
+}: Startup): DeliveryReconciler | undefined {
+  if (options.reconcileIntervalMs === 0) return undefined;
+  return startDeliveryReconciler({
+    intervalMs: options.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    octokit: () => new ProbotWithDefaults().auth(),
+    redis: backend.redis,
+    prefix: options.prefix,
+    log: options.log,
+    metrics: options.metrics,
+  });
+}
+
+function startAdmission(s: Startup): AdmissionWorker {
+  const { options, backend } = s;
+  const { log, metrics } = options;
+  return startAdmissionWorker({
     redisUrl: options.redisUrl,
     prefix: options.prefix,
-    auth: createInstallationAuth(appProbot, (token) => options.redact.add(token)),
+    auth: createInstallationAuth(s.appProbot, (token) => options.redact.add(token)),
     admit: createAdmission({
       intake: createRunIntake({ queues: backend.queues, registry: backend.registry, log }),
-      configs,
+      configs: s.configs,
       permissions: createPermissionChecker({ ttlMs: options.permissionCacheMs }),
-      identity,
+      identity: s.identity,
       locks: backend.registry,
       metrics,
     }),
@@ -187,45 +276,39 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     metrics,
     ...options.admissionStalled,
   });
-  const admission = started.admission;
+}
 
-  const pool = options.workers
-    ? startWorkers({
-        backend,
-        redisUrl: options.redisUrl,
-        prefix: options.prefix,
-        probot: new ProbotWithDefaults(),
-        log,
-        metrics,
-        redact: options.redact,
-        settings: options.workers,
-      })
-    : undefined;
-  if (pool) started.pool = pool;
-  else log.info('--no-workers: this process only takes webhooks');
-
-  let stopping: Promise<{ forced: boolean }> | undefined;
-  return {
-    url: `http://${server.host}:${server.port}`,
-    port: server.port,
+/** The stage workers, unless this process only takes webhooks (`--no-workers`). */
+function startStageWorkers({
+  options,
+  backend,
+  ProbotWithDefaults,
+}: Startup): WorkerPool | undefined {
+  if (!options.workers) return undefined;
+  return startWorkers({
     backend,
-    ...(pool ? { pool } : {}),
-    stop(deadlineMs = 30_000) {
-      stopping ??= (async () => {
-        await reconciler?.stop();
-        await relay?.stop();
-        const closed = server.stop();
-        http.closeIdleConnections();
-        const [result] = await Promise.all([
-          pool ? pool.close(deadlineMs) : { forced: false },
-          admission.close(Math.min(deadlineMs, 5000)),
-        ]);
-        http.closeAllConnections();
-        await closed;
-        await backend.close();
-        return result;
-      })();
-      return stopping;
-    },
-  };
+    redisUrl: options.redisUrl,
+    prefix: options.prefix,
+    probot: new ProbotWithDefaults(),
+    log: options.log,
+    metrics: options.metrics,
+    redact: options.redact,
+    settings: options.workers,
+  });
+}
+
+/** Stops taking webhooks, then closes the workers within the deadline, then Redis. */
+async function stopAll(r: Running, deadlineMs: number): Promise<{ forced: boolean }> {
+  await r.reconciler?.stop();
+  await r.relay?.stop();
+  const closed = r.server.stop();
+  r.http.closeIdleConnections();
+  const [result] = await Promise.all([
+    r.pool ? r.pool.close(deadlineMs) : { forced: false },
+    r.admission.close(Math.min(deadlineMs, 5000)),
+  ]);
+  r.http.closeAllConnections();
+  await closed;
+  await r.backend.close();
+  return result;
 }

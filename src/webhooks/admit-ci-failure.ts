@@ -17,18 +17,19 @@ import {
   readCiFailure,
   requiredCheckNames,
   type CiCheck,
+  type CiFailure,
 } from '../github/ci-checks.js';
-import { readCiRounds } from '../github/ci-rounds.js';
+import { readCiRounds, type CiRound } from '../github/ci-rounds.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Logger } from '../logger.js';
-import type { CiFailureNote } from '../queue/types.js';
+import type { CiFailureNote, RunJobData } from '../queue/types.js';
 import type { TriggerJobData } from '../queue/trigger-types.js';
 import { failureSignature } from '../text/crop-ci-log.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import { buildRunJob } from './build-run-job.js';
 import { replyMarker } from './render-replies.js';
-import { openBotPullRequest } from './resolve-bot-pull-request.js';
+import { openBotPullRequest, type BotPullRequest } from './resolve-bot-pull-request.js';
 import { startRun, type StartResult } from './start-run.js';
 import type { AdmissionDeps } from './webhook-deps.js';
 import { withNamedLock } from '../queue/with-named-lock.js';
@@ -68,6 +69,16 @@ export async function admitCiFailure(
   );
 }
 
+/** One CI admission under way: what its steps ask GitHub with. */
+interface CiAdmitting {
+  deps: AdmissionDeps;
+  t: CiTrigger;
+  octokit: GitHubClient;
+  repo: RepoCoords;
+  log: Logger;
+  config: RepoConfig;
+}
+
 async function admitLocked(
   deps: AdmissionDeps,
   t: CiTrigger,
@@ -76,69 +87,18 @@ async function admitLocked(
   config: RepoConfig,
 ): Promise<CiAdmissionResult> {
   const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
-  const { prNumber, headSha } = t.ci;
-  const pull = await openBotPullRequest(
-    octokit,
-    repo,
-    prNumber,
-    config.branch_prefix,
-    deps.identity,
-  );
+  const a: CiAdmitting = { deps, t, octokit, repo, log, config };
+  const pull = await currentPull(a);
   if (!pull) return 'ignored';
-  if (pull.head.sha !== headSha) {
-    log.info(
-      { pr: prNumber, headSha, current: pull.head.sha },
-      'CI result for an older head: ignored',
-    );
-    return 'ignored';
-  }
-  const ownSlug = await deps.identity.slug();
-  const [checks, required] = await Promise.all([
-    listCiChecks(octokit, repo, headSha),
-    config.ci_checks === 'required'
-      ? requiredCheckNames(octokit, repo, pull.base.ref)
-      : Promise.resolve(undefined),
-  ]);
-  const counted = checks.filter(
-    (c) => c.appSlug !== ownSlug && (required === undefined || required.has(c.name)),
-  );
-  if (counted.some((c) => c.status !== 'completed')) return 'waiting';
-  const failed = counted.filter((c) => FAILED_CONCLUSIONS.has(c.conclusion ?? ''));
+  const failed = await failedChecks(a, pull);
+  if (failed === 'waiting') return 'waiting';
   if (failed.length === 0) return 'ignored';
+  const ours = await failingOnlyHere(a, pull, failed);
+  if (ours === 'not-ours') return ours;
 
-  const reply = (kind: string, body: string): Promise<unknown> => {
-    const marker = replyMarker(`${kind}:${prNumber}`);
-    return postOnce(octokit, { repo, issueNumber: prNumber, marker }, `${marker}\n${body}`, log);
-  };
-  const onBase = new Set(
-    (await listCiChecks(octokit, repo, pull.base.sha))
-      .filter((c) => FAILED_CONCLUSIONS.has(c.conclusion ?? ''))
-      .map((c) => c.name),
-  );
-  const ours = failed.filter((c) => !onBase.has(c.name)).sort(byName);
-  const names = (list: readonly CiCheck[]): string => list.map((c) => `\`${c.name}\``).join(', ');
-  if (ours.length === 0) {
-    log.info({ pr: prNumber, checks: failed.map((c) => c.name) }, 'CI fails on the base too');
-    await reply(
-      `ci-base:${failed
-        .map((c) => c.name)
-        .sort()
-        .join(',')}`,
-      `CI follow-up: ${names(failed)} ${failed.length === 1 ? 'fails' : 'fail'} on \`${pull.base.ref}\` ` +
-        `(${pull.base.sha.slice(0, 7)}) too, so this PR did not cause it. Not repairing it here.`,
-    );
-    return 'not-ours';
-  }
-
-  const rounds = await readCiRounds(octokit, repo, prNumber);
-  const attempts = config.ci_fix_attempts;
-  if (rounds.length >= attempts) {
-    await reply(
-      'ci-limit',
-      `CI follow-up: ${names(ours)} still ${ours.length === 1 ? 'fails' : 'fail'} after ` +
-        `${rounds.length} repair round${rounds.length === 1 ? '' : 's'}, the most \`ci_fix_attempts\` allows. ` +
-        'Stopping here: a maintainer needs to look.',
-    );
+  const rounds = await readCiRounds(octokit, repo, t.ci.prNumber);
+  if (rounds.length >= config.ci_fix_attempts) {
+    await reply(a, 'ci-limit', limitNote(ours, rounds.length));
     return 'limit';
   }
   const read = await Promise.all(
@@ -147,13 +107,93 @@ async function admitLocked(
   const signature = failureSignature(read);
   const last = rounds.at(-1);
   if (last && last.signature === signature) {
-    await reply(
-      `ci-repeat:${signature}`,
-      `CI follow-up: ${names(ours)} failed the same way after round ${last.round} ` +
-        `(${last.sha.slice(0, 7)}), so another attempt would repeat it. Stopping here: a maintainer needs to look.`,
-    );
+    await reply(a, `ci-repeat:${signature}`, repeatNote(ours, last));
     return 'repeated';
   }
+  const job = roundJob(a, pull, { round: rounds.length + 1, signature, read });
+  return startRun(deps, octokit, log, job);
+}
+
+/** The bot's open PR, when the checks ran on its current head. */
+async function currentPull(a: CiAdmitting): Promise<BotPullRequest | undefined> {
+  const { prNumber, headSha } = a.t.ci;
+  const pull = await openBotPullRequest(
+    a.octokit,
+    a.repo,
+    prNumber,
+    a.config.branch_prefix,
+    a.deps.identity,
+  );
+  if (!pull) return undefined;
+  if (pull.head.sha !== headSha) {
+    a.log.info(
+      { pr: prNumber, headSha, current: pull.head.sha },
+      'CI result for an older head: ignored',
+    );
+    return undefined;
+  }
+  return pull;
+}
+
+/** The counted checks on the head that failed; 'waiting' while any of them still runs. */
+async function failedChecks(a: CiAdmitting, pull: BotPullRequest): Promise<CiCheck[] | 'waiting'> {
+  const { octokit, repo, config } = a;
+  const ownSlug = await a.deps.identity.slug();
+  const [checks, required] = await Promise.all([
+    listCiChecks(octokit, repo, a.t.ci.headSha),
+    config.ci_checks === 'required'
+      ? requiredCheckNames(octokit, repo, pull.base.ref)
+      : Promise.resolve(undefined),
+  ]);
+  const counted = checks.filter(
+    (c) => c.appSlug !== ownSlug && (required === undefined || required.has(c.name)),
+  );
+  if (counted.some((c) => c.status !== 'completed')) return 'waiting';
+  return counted.filter((c) => FAILED_CONCLUSIONS.has(c.conclusion ?? ''));
+}
+
+/**
+ * The failed checks that do not fail on the PR's base commit too, by name; when there are none,
+ * the PR gets one note saying so.
+ */
+async function failingOnlyHere(
+  a: CiAdmitting,
+  pull: BotPullRequest,
+  failed: readonly CiCheck[],
+): Promise<CiCheck[] | 'not-ours'> {
+  const onBase = new Set(
+    (await listCiChecks(a.octokit, a.repo, pull.base.sha))
+      .filter((c) => FAILED_CONCLUSIONS.has(c.conclusion ?? ''))
+      .map((c) => c.name),
+  );
+  const ours = failed.filter((c) => !onBase.has(c.name)).sort(byName);
+  if (ours.length > 0) return ours;
+  const failedNames = failed.map((c) => c.name);
+  a.log.info({ pr: a.t.ci.prNumber, checks: failedNames }, 'CI fails on the base too');
+  await reply(a, `ci-base:${[...failedNames].sort().join(',')}`, baseNote(failed, pull.base));
+  return 'not-ours';
+}
+
+/** Posts the note of that kind on the PR once. */
+function reply(a: CiAdmitting, kind: string, body: string): Promise<unknown> {
+  const { prNumber } = a.t.ci;
+  const marker = replyMarker(`${kind}:${prNumber}`);
+  return postOnce(
+    a.octokit,
+    { repo: a.repo, issueNumber: prNumber, marker },
+    `${marker}\n${body}`,
+    a.log,
+  );
+}
+
+/** The repair round's run, keyed by the PR's head; it carries the failures read, sanitized. */
+function roundJob(
+  a: CiAdmitting,
+  pull: BotPullRequest,
+  { round, signature, read }: { round: number; signature: string; read: readonly CiFailure[] },
+): RunJobData {
+  const { t, config } = a;
+  const { prNumber, headSha } = t.ci;
   const failures: CiFailureNote[] = read.map((f) => ({
     name: sanitizeUntrustedText(f.name),
     conclusion: f.conclusion,
@@ -162,7 +202,7 @@ async function admitLocked(
     excerpt: sanitizeUntrustedText(f.excerpt),
     source: f.source,
   }));
-  const job = buildRunJob({
+  return buildRunJob({
     deliveryId: t.deliveryId,
     triggerKey: `ci:${t.repository.full_name}#${prNumber}@${headSha}`,
     installationId: t.installationId,
@@ -173,8 +213,8 @@ async function admitLocked(
       prNumber,
       branch: pull.branch,
       headSha,
-      round: rounds.length + 1,
-      attempts,
+      round,
+      attempts: config.ci_fix_attempts,
       signature,
       failures,
     },
@@ -182,7 +222,31 @@ async function admitLocked(
     config,
     now: t.receivedAt,
   });
-  return startRun(deps, octokit, log, job);
+}
+
+const names = (list: readonly CiCheck[]): string => list.map((c) => `\`${c.name}\``).join(', ');
+const fails = (list: readonly CiCheck[]): string => (list.length === 1 ? 'fails' : 'fail');
+
+function baseNote(failed: readonly CiCheck[], base: BotPullRequest['base']): string {
+  return (
+    `CI follow-up: ${names(failed)} ${fails(failed)} on \`${base.ref}\` ` +
+    `(${base.sha.slice(0, 7)}) too, so this PR did not cause it. Not repairing it here.`
+  );
+}
+
+function limitNote(ours: readonly CiCheck[], rounds: number): string {
+  return (
+    `CI follow-up: ${names(ours)} still ${fails(ours)} after ` +
+    `${rounds} repair round${rounds === 1 ? '' : 's'}, the most \`ci_fix_attempts\` allows. ` +
+    'Stopping here: a maintainer needs to look.'
+  );
+}
+
+function repeatNote(ours: readonly CiCheck[], last: CiRound): string {
+  return (
+    `CI follow-up: ${names(ours)} failed the same way after round ${last.round} ` +
+    `(${last.sha.slice(0, 7)}), so another attempt would repeat it. Stopping here: a maintainer needs to look.`
+  );
 }
 
 function byName(a: CiCheck, b: CiCheck): number {
