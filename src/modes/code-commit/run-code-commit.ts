@@ -3,6 +3,7 @@
  *
  *   1. read agent-config/query.txt + codeRollup.txt, check .gitignore and build.sh
  *   2. initial query → answer → edit engine (fenced-files, protected files) → ./build.sh
+ *      (check-answer.ts)
  *   3. while the build fails, up to `maxRounds` repair queries (the default layout, or `--history`'s
  *      accumulating history) — a refused answer counts as a failed build; the rounds run on the
  *      shared repair loop (`pipeline/code/repair-loop.ts`), which keeps the failed rounds' records
@@ -11,22 +12,23 @@
  * `-build.txt`, redacted; `&&&` notes go to stdout at once and to `llm-user-output.txt`.
  */
 import { join } from 'node:path';
-import { createRedactor } from '../../artifacts/redact.js';
+import { createRedactor, type Redactor } from '../../artifacts/redact.js';
 import { createRunLog } from '../../artifacts/run-log.js';
 import type { Settings } from '../../config/env.js';
 import { checkSandbox, operatorSandbox, type SandboxMode } from '../../exec/index.js';
+import type { LlmClient } from '../../llm/create-llm-client.js';
+import type { AgentDefinition } from '../../llm/parse-agent.js';
 import type { ChatResult } from '../../llm/types.js';
 import type { Logger } from '../../logger.js';
 import { repairLoop } from '../../pipeline/code/repair-loop.js';
 import { modeHome } from '../mode-home.js';
 import { loadModeAgent } from '../load-mode-agent.js';
-import { applyAnswer } from './apply-answer.js';
 import { assertGitProject } from './assert-git-project.js';
+import { checkAnswer } from './check-answer.js';
 import { codeCommitMessages } from './code-commit-messages.js';
 import { createLoggedLlm } from './create-logged-llm.js';
 import { readProjectInputs } from './read-project-inputs.js';
-import { refusalLog } from './refusal-log.js';
-import { runBuild } from './run-build.js';
+import type { BuildContext } from './run-build.js';
 import type { CodeCommitPrompt, RoundRecord } from './types.js';
 
 export interface CodeCommitOptions {
@@ -59,6 +61,57 @@ export interface CodeCommitReport {
   logDir: string;
 }
 
+/** The build's context: the sandbox checked before any query is spent. */
+async function buildContext(
+  options: CodeCommitOptions,
+  settings: Settings,
+  redact: Redactor,
+): Promise<BuildContext> {
+  const sandbox = operatorSandbox(settings, {
+    mode: options.sandbox ?? 'bwrap',
+    disabledBy: 'the user ran autofix with --sandbox none',
+  });
+  await checkSandbox(sandbox, undefined, '--sandbox none');
+  const build = { redact, sandbox, home: await modeHome(settings.workdir, options.projectDir) };
+  if (options.buildTimeoutMs !== undefined)
+    Object.assign(build, { timeoutMs: options.buildTimeoutMs });
+  return build;
+}
+
+interface AskContext {
+  options: CodeCommitOptions;
+  progress: (text: string) => void;
+  llm: LlmClient;
+  model: string;
+  agent: AgentDefinition;
+  /** What every query shows: the task and the code rollup. */
+  base: { query: string; codebase: string };
+}
+
+/** The initial query (round 0), or a repair query showing the failed rounds, oldest first. */
+async function askQuery(
+  ctx: AskContext,
+  round: number,
+  failures: readonly RoundRecord[],
+): Promise<ChatResult> {
+  const { options, agent, base } = ctx;
+  const prompt: CodeCommitPrompt =
+    round === 0
+      ? { kind: 'initial', ...base }
+      : { kind: options.history ? 'history' : 'repair', ...base, rounds: failures };
+  ctx.progress(
+    round === 0
+      ? 'query 1: initial query'
+      : `query ${round + 1}: repair round ${round} of ${options.maxRounds}`,
+  );
+  return ctx.llm.chat({
+    model: ctx.model,
+    messages: codeCommitMessages(agent, prompt),
+    temperature: agent.temperature,
+    stage: round === 0 ? 'code-commit' : 'code-commit-repair',
+  });
+}
+
 export async function runCodeCommit(
   options: CodeCommitOptions,
   deps: CodeCommitDeps,
@@ -76,66 +129,17 @@ export async function runCodeCommit(
   // The `&&&` notes of every run accumulate in the project's llm-user-output.txt.
   const userLog = createRunLog(projectDir, redact);
   const llm = createLoggedLlm(settings, model, runLog, redact, deps.log);
-  const sandbox = operatorSandbox(settings, {
-    mode: options.sandbox ?? 'bwrap',
-    disabledBy: 'the user ran autofix with --sandbox none',
-  });
-  await checkSandbox(sandbox, undefined, '--sandbox none');
-  const build = { redact, sandbox, home: await modeHome(settings.workdir, projectDir) };
-  if (options.buildTimeoutMs !== undefined)
-    Object.assign(build, { timeoutMs: options.buildTimeoutMs });
-
+  const build = await buildContext(options, settings, redact);
   const base = { query: inputs.query, codebase: inputs.codebase };
+  const { say, progress } = deps;
+  const asking = { options, progress, llm, model, agent, base };
+  const checking = { projectDir, redact, build, runLog, userLog, say, progress };
   // A failed round's record is what the repair prompts show; the loop keeps them, oldest first.
   const outcome = await repairLoop<ChatResult, number, RoundRecord>(
     { maxRepairs: options.maxRounds },
     {
-      ask: async ({ round, failures }) => {
-        const prompt: CodeCommitPrompt =
-          round === 0
-            ? { kind: 'initial', ...base }
-            : { kind: options.history ? 'history' : 'repair', ...base, rounds: failures };
-        deps.progress(
-          round === 0
-            ? 'query 1: initial query'
-            : `query ${round + 1}: repair round ${round} of ${options.maxRounds}`,
-        );
-        return llm.chat({
-          model,
-          messages: codeCommitMessages(agent, prompt),
-          temperature: agent.temperature,
-          stage: round === 0 ? 'code-commit' : 'code-commit-repair',
-        });
-      },
-      check: async (answer) => {
-        const applied = await applyAnswer(projectDir, answer.text, redact, answer.truncated);
-        for (const note of applied.userNotes) {
-          deps.say(redact(note));
-          userLog.userOutput(note);
-          runLog.userOutput(note);
-        }
-        let buildOutput: string;
-        let passed = false;
-        if (applied.ok) {
-          const built = await runBuild(projectDir, build);
-          buildOutput = built.log;
-          passed = built.passed;
-        } else {
-          buildOutput = refusalLog(applied.refusal);
-        }
-        runLog.build(answer.index, buildOutput);
-        const what = applied.ok
-          ? `${applied.changes.length} file(s) written${applied.noChange === undefined ? '' : ' (no change needed, says the LLM)'}; build ${passed ? 'passed' : 'failed'}`
-          : 'answer refused, nothing written';
-        deps.progress(`query ${answer.index}: ${what}`);
-        if (passed) return { passed: true, value: answer.index };
-        const failure: RoundRecord = {
-          debugNotes: applied.debugNotes,
-          changes: applied.ok ? applied.changes : [],
-          buildOutput: redact(buildOutput),
-        };
-        return { passed: false, failure };
-      },
+      ask: ({ round, failures }) => askQuery(asking, round, failures),
+      check: (answer) => checkAnswer(checking, answer),
     },
   );
   return outcome.passed
