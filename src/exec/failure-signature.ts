@@ -1,33 +1,13 @@
 /**
- * What a failing command says failed, as a set of names (pure): the failing tests, suites and
- * compiler errors that common runners print, so a run can tell a failure that already exists on
- * the base commit from one the change made. `null` when the output names nothing it recognises
- * (then only the exit code can be compared).
- *
- * Recognised: Jest/Vitest (`FAIL file`, `● Suite › test`, `× test`), Mocha (`1) Suite test`
- * in the failure list), node:test and TAP (`not ok N - name`, `✖ name`), pytest (`FAILED
- * path::test`, `ERROR path`), Go (`--- FAIL: TestX`), tsc (`file(l,c): error TSnnnn`), and
- * ESLint's per-file blocks are not (they change with every line edited).
+ * What a failing command says failed, as a set of names (pure), folded from what `test-output/`
+ * read in its output: the failing tests, suites and compiler errors as the runner's failure lines
+ * name them (a finding's `id`), so a run can tell a failure that already exists on the base
+ * commit from one the change made. `null` when the output names nothing (then only the exit code
+ * can be compared). ESLint's problems are not names (they move with every line edited): their
+ * count is.
  */
-
-const PATTERNS: readonly RegExp[] = [
-  // Jest / Vitest suite and test lines.
-  /^\s*FAIL\s+(\S.*)$/,
-  /^\s*●\s+(?!Console\b)(\S.*)$/,
-  /^\s*[×✕]\s+(\S.*)$/,
-  // node:test spec reporter and TAP.
-  /^\s*✖\s+(\S.*)$/,
-  /^\s*not ok \d+\s*-?\s*(\S.*)$/,
-  // Mocha's numbered failures (in the spec listing and in the failure list).
-  /^\s*\d+\)\s+(\S.*)$/,
-  // pytest's short summary.
-  /^(?:FAILED|ERROR)\s+(\S+)/,
-  // Go.
-  /^\s*--- FAIL:\s+(\S+)/,
-];
-
-/** `src/a.ts(10,5): error TS2322: …` and `src/a.ts:10:5 - error TS2322: …` → `src/a.ts TS2322`. */
-const TSC = /^(\S.*?)(?:\(\d+,\d+\)|:\d+:\d+)\s*[:-]\s*error\s+(TS\d+)/;
+import { readTestOutput } from '../test-output/read-test-output.js';
+import type { TestReport } from '../test-output/test-report.js';
 
 /** Durations, counters and the like that differ between two runs of the same failure. */
 function normalise(name: string): string {
@@ -39,51 +19,33 @@ function normalise(name: string): string {
     .trim();
 }
 
-export function failureNames(output: string): Set<string> | null {
-  const names = new Set<string>();
-  for (const line of output.split(/\r?\n/)) {
-    if (line.length > 500) continue;
-    const tsc = TSC.exec(line);
-    if (tsc) {
-      names.add(`${tsc[1]} ${tsc[2]}`);
-      continue;
-    }
-    for (const pattern of PATTERNS) {
-      const m = pattern.exec(line);
-      if (m?.[1]) {
-        const name = normalise(m[1]);
-        if (name) names.add(name);
-        break;
-      }
+function names(reports: readonly TestReport[]): Set<string> {
+  const out = new Set<string>();
+  for (const report of reports) {
+    for (const finding of [...report.failures, ...report.errors]) {
+      const name = finding.id === undefined ? '' : normalise(finding.id);
+      if (name) out.add(name);
     }
   }
-  return names.size > 0 ? names : null;
+  return out;
 }
 
-/** Summary lines that count failures: Jest/Vitest, Mocha, TAP/node:test, pytest, ESLint, tsc. */
-const COUNTS: readonly RegExp[] = [
-  /^\s*Tests?:?\s+(\d+) failed/m,
-  /^\s*(\d+) failing\b/m,
-  /^#\s*fail\s+(\d+)/m,
-  /^ℹ fail (\d+)/m,
-  /=+ (?:.*?\b)?(\d+) failed\b/m,
-  // ESLint and tsc count problems, not tests: more of them is a change's doing too.
-  /^✖ (\d+) problems?\b/m,
-  /^Found (\d+) errors?\b/m,
-];
+export function failureNames(output: string): Set<string> | null {
+  const found = names(readTestOutput(output));
+  return found.size > 0 ? found : null;
+}
 
 /**
- * How many tests the output says failed (the largest count a summary line gives), or null: a
- * change that adds a failure under a name already failing (Mocha lists a failing test under its
- * suite's name) still raises the count.
+ * How many tests the output says failed (the largest count a summary line gives; for tsc and
+ * ESLint, errors and problems: more of them is a change's doing too), or null: a change that adds
+ * a failure under a name already failing (Mocha lists a failing test under its suite's name)
+ * still raises the count.
  */
 export function failureCount(output: string): number | null {
-  let count: number | null = null;
-  for (const pattern of COUNTS) {
-    const m = pattern.exec(output);
-    if (m?.[1]) count = Math.max(count ?? 0, Number(m[1]));
-  }
-  return count;
+  const counts = readTestOutput(output).flatMap((r) =>
+    r.counts.failed === undefined ? [] : [r.counts.failed],
+  );
+  return counts.length > 0 ? Math.max(...counts) : null;
 }
 
 const NETWORK =

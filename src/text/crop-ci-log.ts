@@ -3,13 +3,16 @@
  * file per job — every line time-stamped, each step opened by `##[group]Run <step>`, its inputs in
  * `##[group]…##[endgroup]` blocks, the failure marked `##[error]`. What is kept: the failing step's
  * name, its first lines and its last ones (runners print the failure last), and the error lines.
- * A log in no known shape (another CI's output) is cut to its ends the same way.
+ * A log in no known shape (another CI's output) is cut to its ends the same way. Only the
+ * Actions markers are read here, no test runner's output: the fixer reads the excerpt, and the
+ * signature must stay the same between rounds (it is kept in the round's commit trailer).
  *
  * `failureSignature` says whether two rounds failed the same way: the failing checks and the
  * excerpts with numbers, hashes, times and temporary paths taken out.
  */
 import { createHash } from 'node:crypto';
 import { keepEnds } from './keep-ends.js';
+import { stripAnsi } from './terminal-text.js';
 
 export interface CroppedLog {
   /** The step that failed (`Run npm test`), when the log says. */
@@ -23,8 +26,6 @@ export interface CroppedLog {
 }
 
 const TIMESTAMP = /^\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const STEP = /^##\[group\]Run (.*)$/;
 const ERROR = /^##\[error\](.*)$/;
 
@@ -32,7 +33,7 @@ function cleanLines(log: string): string[] {
   return log
     .replace(/\r\n?/g, '\n')
     .split('\n')
-    .map((l) => l.replace(TIMESTAMP, '').replace(ANSI, ''));
+    .map((l) => stripAnsi(l.replace(TIMESTAMP, '')));
 }
 
 interface Step {

@@ -6,7 +6,7 @@
 import type { PullRequestOutput } from '../../contracts.js';
 import { withRepoSandbox } from '../../exec/index.js';
 import { publishKept } from '../../git/keep-commit.js';
-import type { CheckRunInput } from '../../github/check-run.js';
+import type { VerdictInput } from '../../verdict/decide-verdict.js';
 import { writePullRequest } from '../pr/write-pull-request.js';
 import { earlier, issueOf, signalOf, type StageEnv } from './stage-env.js';
 import type { StageResult } from './stage-fn.js';
@@ -62,7 +62,7 @@ export async function prStage(env: StageEnv): Promise<StageResult<PullRequestOut
 }
 
 /** What was verified, for the check run: validation, scope, sandbox, usage, reproduction. */
-function verdictOf(env: StageEnv, headSha: string): CheckRunInput {
+function verdictOf(env: StageEnv, headSha: string): VerdictInput {
   const { code } = earlier(env, 'code');
   const plan = earlier(env, 'plan');
   const r = env.outputs.reproduce;

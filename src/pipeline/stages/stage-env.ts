@@ -17,7 +17,7 @@ import type {
 import { AutofixError } from '../../errors.js';
 import type { SandboxPolicy } from '../../exec/index.js';
 import type { ExistingBranchPolicy } from '../../git/branch.js';
-import type { CheckRunInput } from '../../github/check-run.js';
+import type { VerdictInput } from '../../verdict/decide-verdict.js';
 import type { Workspace } from '../../git/workspace.js';
 import type { LlmClient } from '../../llm/create-llm-client.js';
 import type { OverrideReader } from '../../llm/load-agent.js';
@@ -98,7 +98,7 @@ export interface StageEnv {
   /** Opens or updates the PR once the branch is published; absent: a local run keeps the text. */
   openPullRequest?: (request: PullRequestRequest) => Promise<PullRequestOpened>;
   /** Publishes the run's verdict on the published commit (the app: a Check Run). */
-  publishVerdict?: (verdict: CheckRunInput) => Promise<void>;
+  publishVerdict?: (verdict: VerdictInput) => Promise<void>;
 }
 
 /** An earlier stage's output; a table whose order does not provide it is a bug, said loudly. */

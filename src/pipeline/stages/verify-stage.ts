@@ -11,7 +11,7 @@ import { changedFiles } from '../../git/changed-files.js';
 import { REPRODUCTION_TRAILER } from '../../git/identity.js';
 import { runGit } from '../../git/run-git.js';
 import type { Workspace } from '../../git/workspace.js';
-import { checkRunVerdict, type CheckRunInput } from '../../github/check-run.js';
+import { decideVerdict, type VerdictInput } from '../../verdict/decide-verdict.js';
 import { AutofixError } from '../../errors.js';
 import { createCodeWorkspace } from '../code/code-workspace.js';
 import { bounded } from './code-output.js';
@@ -76,7 +76,7 @@ export async function verifyStage(env: StageEnv): Promise<StageResult<VerifyOutp
     };
   }
   const validation = ran.results.map(bounded);
-  const verdict: CheckRunInput = {
+  const verdict: VerdictInput = {
     headSha: target.headSha,
     runId: facts.runId,
     validation,
@@ -95,7 +95,7 @@ export async function verifyStage(env: StageEnv): Promise<StageResult<VerifyOutp
     output: {
       headSha: target.headSha,
       validation,
-      conclusion: checkRunVerdict(verdict).conclusion,
+      conclusion: decideVerdict(verdict).conclusion,
     },
   };
 }

@@ -3,7 +3,7 @@
  * the queue (`queue/`) import nothing from `pipeline/` or `worker/`; the pipeline (the stage
  * table and its in-process runner) nothing from the queue, its adapter (`worker/`) or the
  * servers; the leaf folders (`text/`, `edits/`, `llm/`, `git/`, `exec/`, `context/`,
- * `artifacts/`, `secrets/`) import no orchestration.
+ * `artifacts/`, `secrets/`) import no orchestration; `test-output/` imports nothing but `text/`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -37,6 +37,13 @@ function importedFolders(file: string): string[] {
 
 const inside = (root: string, path: string): boolean => !relative(root, path).startsWith('..');
 
+/** Every folder of `src/` but those named. */
+function foldersBut(...kept: string[]): string[] {
+  return readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !kept.includes(e.name))
+    .map((e) => e.name);
+}
+
 const RULES: [string, string[]][] = [
   ['webhooks', ['pipeline', 'worker', 'server', 'bin']],
   ['queue', ['pipeline', 'worker', 'server', 'bin', 'webhooks']],
@@ -68,6 +75,10 @@ const RULES: [string, string[]][] = [
   ],
   // The local modes (code-commit, work-order) run beside the app, never through it.
   ['modes', ['queue', 'webhooks', 'server', 'bin', 'worker', 'github']],
+  // Runner output read once: pure text in, reports out.
+  ['test-output', foldersBut('text', 'test-output')],
+  // The verdict on a change: the stages and the check run use it, never the other way round.
+  ['verdict', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'worker', 'llm', 'git']],
 ];
 
 describe('import rules between folders', () => {
@@ -82,6 +93,12 @@ describe('import rules between folders', () => {
 
   it('reads imports as the compiler does (the check itself sees a known import)', () => {
     expect(importedFolders(join(SRC, 'webhooks/admit-trigger.ts'))).toContain('text');
+  });
+
+  it('forbids test-output/ every other folder (the rule lists real folders)', () => {
+    const forbidden = RULES.find(([folder]) => folder === 'test-output')![1];
+    expect(forbidden).toEqual(expect.arrayContaining(['github', 'exec', 'pipeline', 'verdict']));
+    expect(forbidden).not.toContain('text');
   });
 });
 
