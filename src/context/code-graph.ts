@@ -208,18 +208,20 @@ export function importSpecs(path: string, content: string): string[] {
   return out;
 }
 
-/**
- * Import edges: file → files it imports (resolved inside the repository only). With `focus`,
- * only the edges that touch those files: their imports, and the files that import them (only
- * files that name one of them are read). `specs` are `importSpecs` another thread already made,
- * by path: then no content is read.
- */
-export function importGraph(
-  files: readonly GraphFile[],
-  focus?: readonly string[],
-  specs?: ReadonlyMap<string, readonly string[]>,
-): Map<string, Set<string>> {
-  const all = new Set(files.map((f) => f.path));
+/** The repository's source files indexed for resolving imports. */
+interface SourceIndex {
+  all: Set<string>;
+  /** Module path (no extension) → its files. */
+  byModule: Map<string, string[]>;
+  /** Go package folder → its non-test files. */
+  byDir: Map<string, string[]>;
+  /** Last segment of a module path → the module paths ending in it. */
+  byLast: Map<string, string[]>;
+  /** The module path `go.mod` declares. */
+  goModule: string | undefined;
+}
+
+function sourceIndex(files: readonly GraphFile[]): SourceIndex {
   const byModule = new Map<string, string[]>();
   const byDir = new Map<string, string[]>();
   const byLast = new Map<string, string[]>();
@@ -239,35 +241,71 @@ export function importGraph(
   const goModule = /^module\s+(\S+)/m.exec(
     files.find((f) => f.path === 'go.mod')?.content ?? '',
   )?.[1];
-  const resolveJs = (from: string, spec: string): string | undefined => {
-    const base = join(dirOf(from), spec);
-    const noExt = base.replace(/\.[cm]?[jt]sx?$/, '');
-    for (const candidate of [
-      base,
-      ...[noExt, `${noExt}/index`].flatMap((b) =>
-        ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.vue'].map((e) => b + e),
-      ),
-    ])
-      if (all.has(candidate)) return candidate;
-    return undefined;
-  };
-  const resolvePy = (from: string, mod: string): string[] => {
-    let target = mod;
-    if (mod.startsWith('.')) {
-      const dots = /^\.+/.exec(mod)?.[0].length ?? 1;
-      let dir = dirOf(from);
-      for (let i = 1; i < dots; i++) dir = dirOf(dir);
-      target = join(dir, mod.slice(dots).replace(/\./g, '/'));
-    } else target = mod.replace(/\./g, '/');
-    if (!target) return [];
-    const exact = byModule.get(target);
-    if (exact) return exact;
-    // An absolute import from a `src/` layout or a nested package root.
-    const last = target.slice(target.lastIndexOf('/') + 1);
-    for (const m of byLast.get(last) ?? [])
-      if (m.endsWith(`/${target}`)) return byModule.get(m) ?? [];
-    return [];
-  };
+  return { all: new Set(files.map((f) => f.path)), byModule, byDir, byLast, goModule };
+}
+
+function resolveJs(index: SourceIndex, from: string, spec: string): string | undefined {
+  const base = join(dirOf(from), spec);
+  const noExt = base.replace(/\.[cm]?[jt]sx?$/, '');
+  for (const candidate of [
+    base,
+    ...[noExt, `${noExt}/index`].flatMap((b) =>
+      ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.vue'].map((e) => b + e),
+    ),
+  ])
+    if (index.all.has(candidate)) return candidate;
+  return undefined;
+}
+
+function resolvePy(index: SourceIndex, from: string, mod: string): string[] {
+  let target = mod;
+  if (mod.startsWith('.')) {
+    const dots = /^\.+/.exec(mod)?.[0].length ?? 1;
+    let dir = dirOf(from);
+    for (let i = 1; i < dots; i++) dir = dirOf(dir);
+    target = join(dir, mod.slice(dots).replace(/\./g, '/'));
+  } else target = mod.replace(/\./g, '/');
+  if (!target) return [];
+  const exact = index.byModule.get(target);
+  if (exact) return exact;
+  // An absolute import from a `src/` layout or a nested package root.
+  const last = target.slice(target.lastIndexOf('/') + 1);
+  for (const m of index.byLast.get(last) ?? [])
+    if (m.endsWith(`/${target}`)) return index.byModule.get(m) ?? [];
+  return [];
+}
+
+/** The repository files that `specs`, written in file `path`, import. */
+function resolveSpecs(index: SourceIndex, path: string, specs: readonly string[]): Set<string> {
+  const edges = new Set<string>();
+  const { goModule } = index;
+  if (JS_FILE.test(path)) {
+    for (const spec of specs) {
+      const r = resolveJs(index, path, spec);
+      if (r) edges.add(r);
+    }
+  } else if (PY_FILE.test(path)) {
+    for (const spec of specs) resolvePy(index, path, spec).forEach((p) => edges.add(p));
+  } else if (path.endsWith('.go') && goModule) {
+    for (const spec of specs)
+      if (spec.startsWith(`${goModule}/`))
+        for (const p of index.byDir.get(spec.slice(goModule.length + 1)) ?? []) edges.add(p);
+  }
+  return edges;
+}
+
+/**
+ * Import edges: file → files it imports (resolved inside the repository only). With `focus`,
+ * only the edges that touch those files: their imports, and the files that import them (only
+ * files that name one of them are read). `specs` are `importSpecs` another thread already made,
+ * by path: then no content is read.
+ */
+export function importGraph(
+  files: readonly GraphFile[],
+  focus?: readonly string[],
+  specs?: ReadonlyMap<string, readonly string[]>,
+): Map<string, Set<string>> {
+  const index = sourceIndex(files);
   const graph = new Map<string, Set<string>>();
   const focused = focus ? new Set(focus) : undefined;
   const nameList = [...new Set((focus ?? []).map(importName))].filter((n) => n !== '');
@@ -280,19 +318,7 @@ export function importGraph(
     let list = known ?? importSpecs(f.path, f.content);
     // Another file reaches a focus file only by a specifier that names it or a bare folder.
     if (other) list = list.filter((spec) => names?.test(spec) === true || BARE_SPEC.test(spec));
-    const edges = new Set<string>();
-    if (JS_FILE.test(f.path)) {
-      for (const spec of list) {
-        const r = resolveJs(f.path, spec);
-        if (r) edges.add(r);
-      }
-    } else if (PY_FILE.test(f.path)) {
-      for (const spec of list) resolvePy(f.path, spec).forEach((p) => edges.add(p));
-    } else if (f.path.endsWith('.go') && goModule) {
-      for (const spec of list)
-        if (spec.startsWith(`${goModule}/`))
-          for (const p of byDir.get(spec.slice(goModule.length + 1)) ?? []) edges.add(p);
-    }
+    const edges = resolveSpecs(index, f.path, list);
     edges.delete(f.path);
     if (other) for (const e of edges) if (!focused.has(e)) edges.delete(e);
     if (edges.size > 0) graph.set(f.path, edges);

@@ -67,27 +67,26 @@ export function mayDescribeEveryFile(files: readonly { path: string }[], budget:
   return length / 6 <= budget;
 }
 
-export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number): RepoOutline {
-  const ranked = new Set(ranking.files.slice(0, 30).map((r) => r.path));
-  const rankedFiles = ranking.files
-    .slice(0, 30)
-    .map((r) => map.files.find((f) => f.path === r.path))
-    .filter((f): f is RepoFile => f !== undefined);
-  const others = map.files.filter((f) => !ranked.has(f.path));
-  const head = summary(map);
+/** `src/billing/: invoices/ (23), payments/ (19)`: one line per parent directory. */
+function byDirectory(files: readonly RepoFile[]): string[] {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(dirOf(f.path), (counts.get(dirOf(f.path)) ?? 0) + 1);
+  const groups = new Map<string, string[]>();
+  for (const [dir, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const parent = dir === './' ? './' : dirOf(dir.slice(0, -1));
+    const name = dir === './' ? '' : dir.slice(parent === './' ? 0 : parent.length);
+    groups.set(parent, [...(groups.get(parent) ?? []), `${name || '(files)'} (${count})`]);
+  }
+  return [...groups].map(([parent, children]) => `${parent}: ${children.join(', ')}`);
+}
 
-  /** `src/billing/: invoices/ (23), payments/ (19)`: one line per parent directory. */
-  const byDirectory = (): string[] => {
-    const counts = new Map<string, number>();
-    for (const f of others) counts.set(dirOf(f.path), (counts.get(dirOf(f.path)) ?? 0) + 1);
-    const groups = new Map<string, string[]>();
-    for (const [dir, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const parent = dir === './' ? './' : dirOf(dir.slice(0, -1));
-      const name = dir === './' ? '' : dir.slice(parent === './' ? 0 : parent.length);
-      groups.set(parent, [...(groups.get(parent) ?? []), `${name || '(files)'} (${count})`]);
-    }
-    return [...groups].map(([parent, children]) => `${parent}: ${children.join(', ')}`);
-  };
+/** The outline's forms, longest first; each renders only when tried. */
+function outlineForms(
+  map: RepoMap,
+  head: string,
+  rankedFiles: readonly RepoFile[],
+  others: readonly RepoFile[],
+): [OutlineLevel, () => string][] {
   const withRanked = (count: number, symbols: boolean, rest: string[], restTitle: string): string =>
     [
       head,
@@ -96,7 +95,8 @@ export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number
       restTitle,
       ...rest,
     ].join('\n');
-  const attempts: [OutlineLevel, () => string][] = [
+  const perDirectory = 'Other files, counted per directory (shortened to fit the budget):';
+  return [
     ['symbols', () => [head, ...map.files.map((f) => describe(f))].join('\n')],
     [
       'paths',
@@ -108,38 +108,18 @@ export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number
           'Other files (paths only, shortened to fit the budget):',
         ),
     ],
-    [
-      'directories',
-      () =>
-        withRanked(
-          15,
-          true,
-          byDirectory(),
-          'Other files, counted per directory (shortened to fit the budget):',
-        ),
-    ],
-    [
-      'directories',
-      () =>
-        withRanked(
-          15,
-          false,
-          byDirectory(),
-          'Other files, counted per directory (shortened to fit the budget):',
-        ),
-    ],
+    ['directories', () => withRanked(15, true, byDirectory(others), perDirectory)],
+    ['directories', () => withRanked(15, false, byDirectory(others), perDirectory)],
   ];
-  for (const [level, render] of attempts) {
-    // Not every file's definitions read to learn that their paths alone are too long.
-    if (level === 'symbols' && !mayDescribeEveryFile(map.files, budget)) continue;
-    if (level === 'paths' && !mayDescribeEveryFile(others, budget)) continue;
-    const text = render();
-    // Paths and names run 3-4 characters per token: far over the budget needs no exact count.
-    if (text.length / 6 > budget) continue;
-    const tokens = countTokens(text);
-    if (tokens <= budget) return { text, tokens, level };
-  }
-  // Last resort: the best-ranked paths only, as many as fit.
+}
+
+/** Last resort: the best-ranked paths only, as many as fit. */
+function rankedOnly(
+  map: RepoMap,
+  head: string,
+  rankedFiles: readonly RepoFile[],
+  budget: number,
+): RepoOutline {
   for (
     let keep = rankedFiles.length;
     keep >= 0;
@@ -154,4 +134,25 @@ export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number
     if (tokens <= budget) return { text, tokens, level: 'ranked-only' };
   }
   return { text: '', tokens: 0, level: 'ranked-only' };
+}
+
+export function renderRepoOutline(map: RepoMap, ranking: Ranking, budget: number): RepoOutline {
+  const ranked = new Set(ranking.files.slice(0, 30).map((r) => r.path));
+  const rankedFiles = ranking.files
+    .slice(0, 30)
+    .map((r) => map.files.find((f) => f.path === r.path))
+    .filter((f): f is RepoFile => f !== undefined);
+  const others = map.files.filter((f) => !ranked.has(f.path));
+  const head = summary(map);
+  for (const [level, render] of outlineForms(map, head, rankedFiles, others)) {
+    // Not every file's definitions read to learn that their paths alone are too long.
+    if (level === 'symbols' && !mayDescribeEveryFile(map.files, budget)) continue;
+    if (level === 'paths' && !mayDescribeEveryFile(others, budget)) continue;
+    const text = render();
+    // Paths and names run 3-4 characters per token: far over the budget needs no exact count.
+    if (text.length / 6 > budget) continue;
+    const tokens = countTokens(text);
+    if (tokens <= budget) return { text, tokens, level };
+  }
+  return rankedOnly(map, head, rankedFiles, budget);
 }

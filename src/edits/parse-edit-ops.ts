@@ -64,12 +64,10 @@ const proposalSchema = z
 /** Files are edited in LF; a file written with CRLF throughout gets CRLF back. */
 const isCrlf = (text: string): boolean => text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
 
-/**
- * edit-ops format (docs/EDIT-FORMATS.md): create (the file must not exist), delete, and edit with eight edit
- * types, applied in order to the current contents read through `readFile`. A target that is
- * missing or not unique is refused with the closest file lines and their numbers.
- */
-export async function parseEditOps(text: string, readFile: ReadFile): Promise<ParsedEdits> {
+type Operation = z.infer<typeof operationSchema>;
+
+/** The answer's operations, or a refusal that lists what does not fit the schema. */
+function readOperations(text: string): z.infer<typeof proposalSchema> {
   const parsed = proposalSchema.safeParse(requireJsonAnswer(text, SHAPE));
   if (!parsed.success)
     throw new AutofixError(
@@ -78,54 +76,47 @@ export async function parseEditOps(text: string, readFile: ReadFile): Promise<Pa
         .map((p) => `- ${p}`)
         .join('\n')}\nExpected: ${SHAPE}`,
     );
-  const original = new Map<string, string | undefined>();
-  const current = new Map<string, string | undefined>();
-  const crlf = new Map<string, boolean>();
-  const problems: string[] = [];
-  for (const [i, op] of parsed.data.operations.entries()) {
-    const path = cleanPath(op.file_path);
-    const where = `operations[${i}] (${op.operation}${op.edit_type ? ` ${op.edit_type}` : ''} \`${path}\`)`;
-    if (!original.has(path)) {
-      const text = await readFile(path);
-      original.set(path, text);
-      crlf.set(path, text !== undefined && isCrlf(text));
-      current.set(path, text?.replace(/\r\n/g, '\n'));
-    }
-    const now = current.get(path);
-    if (op.operation === 'create') {
-      if (now !== undefined)
-        problems.push(
-          `${where}: the file already exists; use operation "edit" with edit_type "full_replace" to rewrite it`,
-        );
-      else current.set(path, op.content ?? '');
-    } else if (now === undefined) {
-      problems.push(
-        `${where}: no such file; use operation "create" for a new file, or check the path`,
-      );
-    } else if (op.operation === 'delete') {
-      current.set(path, undefined);
-    } else {
-      try {
-        const edit: EditOp = {
-          edit_type: op.edit_type ?? 'full_replace',
-          target: op.target?.replace(/\r\n/g, '\n'),
-          line_number: op.line_number,
-          content: op.content?.replace(/\r\n/g, '\n'),
-        };
-        current.set(path, applyEditOp(now, edit));
-      } catch (err) {
-        if (!(err instanceof EditOpError)) throw err;
-        problems.push(`${where}: ${err.message}`);
-      }
-    }
-  }
-  if (problems.length > 0)
-    throw new AutofixError(
-      'INVALID_DIFF',
-      `Your operations were not applied; nothing was written.\n\n${problems.join('\n\n')}`,
-      { details: { problems } },
-    );
+  return parsed.data;
+}
 
+/** The file's content after `op` (undefined: deleted), or why `op` cannot apply to `now`. */
+function applyOperation(
+  op: Operation,
+  now: string | undefined,
+  where: string,
+): { content: string | undefined } | { problem: string } {
+  if (op.operation === 'create') {
+    return now !== undefined
+      ? {
+          problem: `${where}: the file already exists; use operation "edit" with edit_type "full_replace" to rewrite it`,
+        }
+      : { content: op.content ?? '' };
+  }
+  if (now === undefined)
+    return {
+      problem: `${where}: no such file; use operation "create" for a new file, or check the path`,
+    };
+  if (op.operation === 'delete') return { content: undefined };
+  try {
+    const edit: EditOp = {
+      edit_type: op.edit_type ?? 'full_replace',
+      target: op.target?.replace(/\r\n/g, '\n'),
+      line_number: op.line_number,
+      content: op.content?.replace(/\r\n/g, '\n'),
+    };
+    return { content: applyEditOp(now, edit) };
+  } catch (err) {
+    if (!(err instanceof EditOpError)) throw err;
+    return { problem: `${where}: ${err.message}` };
+  }
+}
+
+/** The change set's files: every file whose content the operations left other than it was. */
+function changesOf(
+  original: ReadonlyMap<string, string | undefined>,
+  current: ReadonlyMap<string, string | undefined>,
+  crlf: ReadonlyMap<string, boolean>,
+): { changes: FileChange[]; files: FileReport[] } {
   const changes: FileChange[] = [];
   const files: FileReport[] = [];
   for (const [path, after] of current) {
@@ -146,7 +137,41 @@ export async function parseEditOps(text: string, readFile: ReadFile): Promise<Pa
       created: before === undefined,
     });
   }
-  const summary = parsed.data.summary?.trim();
+  return { changes, files };
+}
+
+/**
+ * edit-ops format (docs/EDIT-FORMATS.md): create (the file must not exist), delete, and edit with eight edit
+ * types, applied in order to the current contents read through `readFile`. A target that is
+ * missing or not unique is refused with the closest file lines and their numbers.
+ */
+export async function parseEditOps(text: string, readFile: ReadFile): Promise<ParsedEdits> {
+  const data = readOperations(text);
+  const original = new Map<string, string | undefined>();
+  const current = new Map<string, string | undefined>();
+  const crlf = new Map<string, boolean>();
+  const problems: string[] = [];
+  for (const [i, op] of data.operations.entries()) {
+    const path = cleanPath(op.file_path);
+    const where = `operations[${i}] (${op.operation}${op.edit_type ? ` ${op.edit_type}` : ''} \`${path}\`)`;
+    if (!original.has(path)) {
+      const text = await readFile(path);
+      original.set(path, text);
+      crlf.set(path, text !== undefined && isCrlf(text));
+      current.set(path, text?.replace(/\r\n/g, '\n'));
+    }
+    const result = applyOperation(op, current.get(path), where);
+    if ('problem' in result) problems.push(result.problem);
+    else current.set(path, result.content);
+  }
+  if (problems.length > 0)
+    throw new AutofixError(
+      'INVALID_DIFF',
+      `Your operations were not applied; nothing was written.\n\n${problems.join('\n\n')}`,
+      { details: { problems } },
+    );
+  const { changes, files } = changesOf(original, current, crlf);
+  const summary = data.summary?.trim();
   return {
     changeSet: { files: changes, notes: { user: summary ? [summary] : [], debug: [] } },
     files,

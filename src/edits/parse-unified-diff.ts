@@ -164,116 +164,156 @@ function finishHunk(hunk: Hunk): void {
   }
 }
 
+/** The parser's state between lines: the patches so far and the patch and hunk being read. */
+interface DiffReader {
+  lines: readonly string[];
+  /** `hunkLinesAhead(lines)`. */
+  ahead: readonly boolean[];
+  patches: FilePatch[];
+  patch: FilePatch | undefined;
+  hunk: Hunk | undefined;
+  /** 1-based lines of hunks read before any file header. */
+  orphanHunks: number[];
+}
+
+function closeHunk(r: DiffReader): void {
+  if (r.hunk) finishHunk(r.hunk);
+  r.hunk = undefined;
+}
+
+function newPatch(r: DiffReader, diffLine: number): FilePatch {
+  closeHunk(r);
+  const patch = { isCreate: false, isDelete: false, binary: false, hunks: [], diffLine };
+  r.patch = patch;
+  r.patches.push(patch);
+  return patch;
+}
+
+/** `--- x` / `+++ y` at line i: the paths of the patch it starts (or of a `diff --git` one). */
+function readFileHeader(r: DiffReader, i: number): void {
+  const { patch } = r;
+  const started = patch && patch.hunks.length === 0 && patch.oldPath === undefined;
+  const p = started && patch && !r.hunk && patch.newPath === undefined ? patch : newPatch(r, i + 1);
+  closeHunk(r);
+  p.oldPath = headerPath((r.lines[i] ?? '').slice(4));
+  p.newPath = headerPath((r.lines[i + 1] ?? '').slice(4));
+  if (p.oldPath === undefined) p.isCreate = true;
+  if (p.newPath === undefined) p.isDelete = true;
+}
+
+/** A hunk header at line i: a new hunk, or the inner scope of an apply_patch one just opened. */
+function openHunk(r: DiffReader, i: number, line: string, header: HeaderFields): void {
+  const { hunk } = r;
+  if (
+    hunk &&
+    hunk.lines.length === 0 &&
+    hunk.oldStart === undefined &&
+    header.oldStart === undefined
+  ) {
+    // apply_patch nests scopes on consecutive lines (`@@ class A` then `@@ def f`): one hunk
+    // whose heading is the innermost scope, the outer ones kept as well.
+    hunk.outerHeadings = [...(hunk.outerHeadings ?? []), hunk.heading].filter((h) => h !== '');
+    hunk.heading = header.heading;
+    hunk.header = line;
+    return;
+  }
+  closeHunk(r);
+  if (!r.patch) r.orphanHunks.push(i + 1);
+  const opened: Hunk = { header: line, ...header, lines: [], diffLine: i + 1 };
+  r.hunk = opened;
+  (r.patch ?? newPatch(r, i + 1)).hunks.push(opened);
+}
+
+/** Line i as a line of the open hunk; false (the hunk closed) when it is not one. */
+function readHunkLine(r: DiffReader, hunk: Hunk, i: number, line: string): boolean {
+  const first = line[0];
+  if (first === ' ' || first === '-' || first === '+') {
+    hunk.lines.push({
+      kind: first,
+      text: line.slice(1),
+      noEol: false,
+      bare: false,
+      optional: false,
+    });
+    return true;
+  }
+  if (first === '\\') {
+    const prev = hunk.lines[hunk.lines.length - 1];
+    if (prev) prev.noEol = true;
+    return true;
+  }
+  if (line === '' || r.ahead[i]) {
+    // A blank line that lost its leading space, or context that lost it while more hunk
+    // lines follow. Context never changes the file, so reading it as context is safe.
+    hunk.lines.push({ kind: ' ', text: line, noEol: false, bare: true, optional: false });
+    return true;
+  }
+  closeHunk(r);
+  return false;
+}
+
+/** git's extended header lines (modes, renames, binary) between the file's headers. */
+function readExtendedHeader(patch: FilePatch, line: string): void {
+  if (line.startsWith('new file mode')) patch.isCreate = true;
+  else if (line.startsWith('deleted file mode')) patch.isDelete = true;
+  else if (line.startsWith('rename from ')) patch.renameFrom = unquote(line.slice(12).trim());
+  else if (line.startsWith('rename to ')) patch.renameTo = unquote(line.slice(10).trim());
+  else if (line.startsWith('Binary files ') || line.startsWith('GIT binary patch'))
+    patch.binary = true;
+}
+
+/** Reads line i; returns how many lines after it were read with it (the `+++` of a header). */
+function readLine(r: DiffReader, i: number): number {
+  const line = r.lines[i] ?? '';
+  // ` ```` inside a hunk followed by more hunk lines is a context line of a Markdown file or a
+  // doc comment, not the end of the model's fenced block.
+  if (FENCE.test(line) && !(r.hunk && line.startsWith(' ') && r.ahead[i])) {
+    closeHunk(r);
+    return 0;
+  }
+  if (line.startsWith('diff --git ')) {
+    const p = newPatch(r, i + 1);
+    const paths = gitLinePaths(line.slice('diff --git '.length));
+    if (paths) p.gitPaths = paths;
+    return 0;
+  }
+  if (isFileHeader(r.lines, i, r.hunk !== undefined)) {
+    readFileHeader(r, i);
+    return 1;
+  }
+  const header = line.startsWith('@@') ? readHunkHeader(line) : undefined;
+  if (header) {
+    openHunk(r, i, line, header);
+    return 0;
+  }
+  if (r.hunk && readHunkLine(r, r.hunk, i, line)) return 0;
+  if (r.patch) readExtendedHeader(r.patch, line);
+  return 0;
+}
+
 export function parseUnifiedDiff(text: string): FilePatch[] {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   // The newline that ends the last line starts no line of its own: read as a blank context line,
   // it would look like trailing context the answer never sent (and hide that it was cut off).
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const ahead = hunkLinesAhead(lines);
-  const patches: FilePatch[] = [];
-  let patch: FilePatch | undefined;
-  let hunk: Hunk | undefined;
-  const orphanHunks: number[] = [];
-
-  const closeHunk = (): void => {
-    if (hunk) finishHunk(hunk);
-    hunk = undefined;
+  const r: DiffReader = {
+    lines,
+    ahead: hunkLinesAhead(lines),
+    patches: [],
+    patch: undefined,
+    hunk: undefined,
+    orphanHunks: [],
   };
-  const newPatch = (diffLine: number): FilePatch => {
-    closeHunk();
-    patch = { isCreate: false, isDelete: false, binary: false, hunks: [], diffLine };
-    patches.push(patch);
-    return patch;
-  };
+  for (let i = 0; i < lines.length; i++) i += readLine(r, i);
+  closeHunk(r);
 
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    // ` ```` inside a hunk followed by more hunk lines is a context line of a Markdown file or a
-    // doc comment, not the end of the model's fenced block.
-    if (FENCE.test(line) && !(hunk && line.startsWith(' ') && ahead[i])) {
-      closeHunk();
-      continue;
-    }
-    if (line.startsWith('diff --git ')) {
-      const p = newPatch(i + 1);
-      const paths = gitLinePaths(line.slice('diff --git '.length));
-      if (paths) p.gitPaths = paths;
-      continue;
-    }
-    if (isFileHeader(lines, i, hunk !== undefined)) {
-      const started = patch && patch.hunks.length === 0 && patch.oldPath === undefined;
-      const p = started && patch && !hunk && patch.newPath === undefined ? patch : newPatch(i + 1);
-      closeHunk();
-      p.oldPath = headerPath(line.slice(4));
-      p.newPath = headerPath((lines[i + 1] ?? '').slice(4));
-      if (p.oldPath === undefined) p.isCreate = true;
-      if (p.newPath === undefined) p.isDelete = true;
-      i++;
-      continue;
-    }
-    const header = line.startsWith('@@') ? readHunkHeader(line) : undefined;
-    if (header) {
-      if (
-        hunk &&
-        hunk.lines.length === 0 &&
-        hunk.oldStart === undefined &&
-        header.oldStart === undefined
-      ) {
-        // apply_patch nests scopes on consecutive lines (`@@ class A` then `@@ def f`): one hunk
-        // whose heading is the innermost scope, the outer ones kept as well.
-        hunk.outerHeadings = [...(hunk.outerHeadings ?? []), hunk.heading].filter((h) => h !== '');
-        hunk.heading = header.heading;
-        hunk.header = line;
-        continue;
-      }
-      closeHunk();
-      if (!patch) orphanHunks.push(i + 1);
-      hunk = { header: line, ...header, lines: [], diffLine: i + 1 };
-      (patch ?? newPatch(i + 1)).hunks.push(hunk);
-      continue;
-    }
-    if (hunk) {
-      const first = line[0];
-      if (first === ' ' || first === '-' || first === '+') {
-        hunk.lines.push({
-          kind: first,
-          text: line.slice(1),
-          noEol: false,
-          bare: false,
-          optional: false,
-        });
-        continue;
-      }
-      if (first === '\\') {
-        const prev = hunk.lines[hunk.lines.length - 1];
-        if (prev) prev.noEol = true;
-        continue;
-      }
-      if (line === '' || ahead[i]) {
-        // A blank line that lost its leading space, or context that lost it while more hunk
-        // lines follow. Context never changes the file, so reading it as context is safe.
-        hunk.lines.push({ kind: ' ', text: line, noEol: false, bare: true, optional: false });
-        continue;
-      }
-      closeHunk();
-    }
-    if (!patch) continue;
-    if (line.startsWith('new file mode')) patch.isCreate = true;
-    else if (line.startsWith('deleted file mode')) patch.isDelete = true;
-    else if (line.startsWith('rename from ')) patch.renameFrom = unquote(line.slice(12).trim());
-    else if (line.startsWith('rename to ')) patch.renameTo = unquote(line.slice(10).trim());
-    else if (line.startsWith('Binary files ') || line.startsWith('GIT binary patch'))
-      patch.binary = true;
-  }
-  closeHunk();
-
-  if (orphanHunks.length > 0) {
+  if (r.orphanHunks.length > 0) {
     throw new AutofixError(
       'INVALID_DIFF',
-      `The hunk at line ${orphanHunks.join(', ')} of your diff has no file header. Put ` +
+      `The hunk at line ${r.orphanHunks.join(', ')} of your diff has no file header. Put ` +
         '`--- a/<path>` and `+++ b/<path>` lines before the first `@@` of every file.',
-      { details: { lines: orphanHunks } },
+      { details: { lines: r.orphanHunks } },
     );
   }
-  return patches;
+  return r.patches;
 }

@@ -72,6 +72,138 @@ export function conflictLine(a: HunkEffect, b: HunkEffect): number | undefined {
   return undefined;
 }
 
+/** What placement has decided so far: placed hunks (with their effects), open ones, problems. */
+interface Placer {
+  file: readonly NormLine[];
+  hunks: readonly PreparedHunk[];
+  problems: PlacementProblem[];
+  placed: Map<number, Placement>;
+  effects: Map<number, HunkEffect>;
+  /** Hunks with equal evidence at several places: their remaining candidates. */
+  open: Map<number, Candidate[]>;
+}
+
+function place(p: Placer, hunk: number, candidate: Candidate, placedBy: PlacedBy): void {
+  p.placed.set(hunk, { hunk, at: candidate.at, candidate, placedBy });
+  p.effects.set(hunk, hunkEffect(p.hunks[hunk]?.lines ?? [], candidate.at));
+  p.open.delete(hunk);
+}
+
+/** Each hunk located on its own: placed when one candidate has the best evidence, else open. */
+function placeAlone(p: Placer): void {
+  const { file } = p;
+  p.hunks.forEach((hunk, index) => {
+    if (hunk.old.length === 0) {
+      // No context at all: only the two ends of the file can be named without context.
+      const at = hunk.statedAt === undefined ? undefined : hunk.statedAt + 1;
+      if (file.length === 0 || at === 0 || at === file.length)
+        place(
+          p,
+          index,
+          { at: file.length === 0 ? 0 : (at ?? 0), cost: 0, levels: [] },
+          'no-context',
+        );
+      else p.problems.push({ hunk: index, kind: 'no-context' });
+      return;
+    }
+    const candidates = locateHunk(file, hunk.old);
+    const best = candidates.filter((c) => c.cost - (candidates[0]?.cost ?? 0) < EQUAL_EVIDENCE);
+    const first = best[0];
+    if (!first) p.problems.push({ hunk: index, kind: 'nowhere' });
+    else if (best.length === 1)
+      place(p, index, first, candidates.length === 1 ? 'only-match' : 'best-match');
+    else p.open.set(index, best);
+  });
+}
+
+/**
+ * Candidates that fight a placed hunk drop out: the one left wins, or the one under every scope
+ * the header names. True when a hunk was placed.
+ */
+function byOtherHunksAndHeadings(p: Placer, before: readonly number[]): boolean {
+  let progress = false;
+  for (const [index, candidates] of p.open) {
+    const free = candidates.filter((c) => {
+      const effect = hunkEffect(p.hunks[index]?.lines ?? [], c.at);
+      return [...p.effects.values()].every((e) => conflictLine(effect, e) === undefined);
+    });
+    if (free.length === 1 && free[0]) {
+      place(p, index, free[0], 'other-hunks');
+      progress = true;
+      continue;
+    }
+    p.open.set(index, free);
+    const headings = p.hunks[index]?.headings ?? [];
+    if (headings.length > 0) {
+      const matching = free.filter((c) =>
+        headings.every((h) => underHeading(p.file, before, c.at, h)),
+      );
+      if (matching.length === 1 && matching[0]) {
+        place(p, index, matching[0], 'heading');
+        progress = true;
+      }
+    }
+  }
+  return progress;
+}
+
+/** The one candidate between its placed neighbours (`betweenNeighbours`). True when one was placed. */
+function byHunkOrder(p: Placer): boolean {
+  let progress = false;
+  for (const [index, candidates] of p.open) {
+    const chosen = betweenNeighbours(index, candidates, [...p.placed.values()]);
+    if (chosen) {
+      place(p, index, chosen, 'hunk-order');
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+/** The candidate at a trusted stated line, or clearly nearest to it. True when one was placed. */
+function byLineNumbers(p: Placer): boolean {
+  let progress = false;
+  const offset = trustedOffset([...p.placed.values()], p.hunks);
+  const witnessed = [...p.placed.values()].some((x) => x.placedBy !== 'no-context');
+  for (const [index, candidates] of p.open) {
+    const stated = p.hunks[index]?.statedAt;
+    if (stated === undefined) continue;
+    // A number is believed when placed hunks vouch for the numbers, or when the hunk's lines
+    // are there exactly, as `git apply` requires; a fuzzy fit at the stated line is not enough.
+    const atStated =
+      offset === undefined
+        ? []
+        : candidates.filter(
+            (c) => c.at === stated + offset && (witnessed || c.levels.every((l) => l <= LITERAL)),
+          );
+    const chosen = atStated.length === 1 ? atStated[0] : clearlyNearest(candidates, stated);
+    if (chosen) {
+      place(p, index, chosen, atStated.length === 1 ? 'line-number' : 'nearest-line');
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+/** Every pair of placed hunks that fight over a line, the later one named. */
+function conflicts(
+  placements: readonly Placement[],
+  effects: ReadonlyMap<number, HunkEffect>,
+): PlacementProblem[] {
+  const problems: PlacementProblem[] = [];
+  for (let i = 0; i < placements.length; i++) {
+    for (let j = i + 1; j < placements.length; j++) {
+      const a = placements[i];
+      const b = placements[j];
+      if (!a || !b) continue;
+      const line = conflictLine(effects.get(a.hunk)!, effects.get(b.hunk)!);
+      if (line !== undefined)
+        problems.push({ hunk: b.hunk, kind: 'conflict', other: a.hunk, line });
+    }
+  }
+  return problems;
+}
+
 /**
  * Chooses one position per hunk, locating every hunk on its own (so hunks may come in any order
  * and with any line numbers). Equal evidence at several places is settled only by independent
@@ -84,106 +216,29 @@ export function placeHunks(
   file: readonly NormLine[],
   hunks: readonly PreparedHunk[],
 ): { placements: Placement[]; problems: PlacementProblem[] } {
-  const problems: PlacementProblem[] = [];
-  const placed = new Map<number, Placement>();
-  const effects = new Map<number, HunkEffect>();
-  const open = new Map<number, Candidate[]>();
-  const place = (hunk: number, candidate: Candidate, placedBy: PlacedBy): void => {
-    placed.set(hunk, { hunk, at: candidate.at, candidate, placedBy });
-    effects.set(hunk, hunkEffect(hunks[hunk]?.lines ?? [], candidate.at));
-    open.delete(hunk);
+  const p: Placer = {
+    file,
+    hunks,
+    problems: [],
+    placed: new Map(),
+    effects: new Map(),
+    open: new Map(),
   };
-
-  hunks.forEach((hunk, index) => {
-    if (hunk.old.length === 0) {
-      // No context at all: only the two ends of the file can be named without context.
-      const at = hunk.statedAt === undefined ? undefined : hunk.statedAt + 1;
-      if (file.length === 0 || at === 0 || at === file.length)
-        place(index, { at: file.length === 0 ? 0 : (at ?? 0), cost: 0, levels: [] }, 'no-context');
-      else problems.push({ hunk: index, kind: 'no-context' });
-      return;
-    }
-    const candidates = locateHunk(file, hunk.old);
-    const best = candidates.filter((c) => c.cost - (candidates[0]?.cost ?? 0) < EQUAL_EVIDENCE);
-    const first = best[0];
-    if (!first) problems.push({ hunk: index, kind: 'nowhere' });
-    else if (best.length === 1)
-      place(index, first, candidates.length === 1 ? 'only-match' : 'best-match');
-    else open.set(index, best);
-  });
-
-  const before = open.size > 0 ? gitHeadingLines(file) : [];
+  placeAlone(p);
+  const before = p.open.size > 0 ? gitHeadingLines(file) : [];
   let progress = true;
-  while (progress && open.size > 0) {
-    progress = false;
-    for (const [index, candidates] of open) {
-      const free = candidates.filter((c) => {
-        const effect = hunkEffect(hunks[index]?.lines ?? [], c.at);
-        return [...effects.values()].every((e) => conflictLine(effect, e) === undefined);
-      });
-      if (free.length === 1 && free[0]) {
-        place(index, free[0], 'other-hunks');
-        progress = true;
-        continue;
-      }
-      open.set(index, free);
-      const headings = hunks[index]?.headings ?? [];
-      if (headings.length > 0) {
-        const matching = free.filter((c) =>
-          headings.every((h) => underHeading(file, before, c.at, h)),
-        );
-        if (matching.length === 1 && matching[0]) {
-          place(index, matching[0], 'heading');
-          progress = true;
-        }
-      }
-    }
-    if (progress || open.size === 0) continue;
-    for (const [index, candidates] of open) {
-      const chosen = betweenNeighbours(index, candidates, [...placed.values()]);
-      if (chosen) {
-        place(index, chosen, 'hunk-order');
-        progress = true;
-      }
-    }
-    if (progress) continue;
-    const offset = trustedOffset([...placed.values()], hunks);
-    const witnessed = [...placed.values()].some((p) => p.placedBy !== 'no-context');
-    for (const [index, candidates] of open) {
-      const stated = hunks[index]?.statedAt;
-      if (stated === undefined) continue;
-      // A number is believed when placed hunks vouch for the numbers, or when the hunk's lines
-      // are there exactly, as `git apply` requires; a fuzzy fit at the stated line is not enough.
-      const atStated =
-        offset === undefined
-          ? []
-          : candidates.filter(
-              (c) => c.at === stated + offset && (witnessed || c.levels.every((l) => l <= LITERAL)),
-            );
-      const chosen = atStated.length === 1 ? atStated[0] : clearlyNearest(candidates, stated);
-      if (chosen) {
-        place(index, chosen, atStated.length === 1 ? 'line-number' : 'nearest-line');
-        progress = true;
-      }
-    }
+  while (progress && p.open.size > 0) {
+    progress = byOtherHunksAndHeadings(p, before);
+    if (progress || p.open.size === 0) continue;
+    progress = byHunkOrder(p) || byLineNumbers(p);
   }
-  for (const [index, candidates] of open) {
-    if (candidates.length === 0) problems.push({ hunk: index, kind: 'nowhere' });
-    else problems.push({ hunk: index, kind: 'ambiguous', positions: candidates.map((c) => c.at) });
+  for (const [index, candidates] of p.open) {
+    if (candidates.length === 0) p.problems.push({ hunk: index, kind: 'nowhere' });
+    else
+      p.problems.push({ hunk: index, kind: 'ambiguous', positions: candidates.map((c) => c.at) });
   }
-
-  const placements = [...placed.values()].sort((a, b) => a.at - b.at || a.hunk - b.hunk);
-  for (let i = 0; i < placements.length; i++) {
-    for (let j = i + 1; j < placements.length; j++) {
-      const a = placements[i];
-      const b = placements[j];
-      if (!a || !b) continue;
-      const line = conflictLine(effects.get(a.hunk)!, effects.get(b.hunk)!);
-      if (line !== undefined)
-        problems.push({ hunk: b.hunk, kind: 'conflict', other: a.hunk, line });
-    }
-  }
-  return { placements, problems };
+  const placements = [...p.placed.values()].sort((a, b) => a.at - b.at || a.hunk - b.hunk);
+  return { placements, problems: [...p.problems, ...conflicts(placements, p.effects)] };
 }
 
 /**

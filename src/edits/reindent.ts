@@ -157,47 +157,39 @@ function addedInFileTerms(
   return undefined;
 }
 
-/**
- * How the hunk's added lines must be indented when its old side sits at file line `at` (0-based)
- * with the given per-line match levels.
- */
-function reindentOnce(
-  lines: readonly HunkLine[],
-  fileLines: readonly string[],
-  at: number,
-  levels: readonly MatchLevel[],
-): Reindent {
-  const pairs = indentPairs(lines, fileLines, at, levels);
-  if (pairs.every((p) => p.hunk === p.file) || added(lines).length === 0) return { kind: 'as-is' };
-  // 1. The same prefix swapped on every line (spaces for spaces, tabs for tabs): exact.
+/** 1. The same prefix swapped on every line (spaces for spaces, tabs for tabs): exact. */
+function swappedPrefix(lines: readonly HunkLine[], pairs: readonly Pair[]): Reindent | undefined {
   const swaps = pairs.map((p) => {
     const keep = commonSuffix(p.hunk, p.file);
     return [p.hunk.slice(0, p.hunk.length - keep), p.file.slice(0, p.file.length - keep)] as const;
   });
   const [from, to] = swaps[0] ?? ['', ''];
   const oneKind = /^( *|\t*)$/.test(from + to);
-  if (oneKind && swaps.every(([a, b]) => a === from && b === to)) {
-    const moved = mapAdded(lines, (indent) =>
-      indent.startsWith(from) ? to + indent.slice(from.length) : undefined,
-    );
-    const shift =
-      to === ''
-        ? `${showIndent(from)} deeper than the file`
-        : from === ''
-          ? `${showIndent(to)} shallower than the file`
-          : `${showIndent(from)} where the file has ${showIndent(to)}`;
-    if (!Array.isArray(moved))
-      return {
-        kind: 'refused',
-        reason:
-          `its unchanged and removed lines are quoted ${shift}, but the added line ` +
-          `"${moved.text.trim()}" is less indented than that, so it cannot be moved by the same amount.`,
-      };
-    return { kind: 'shifted', lines: moved, shift: `quoted ${shift}` };
-  }
+  if (!oneKind || !swaps.every(([a, b]) => a === from && b === to)) return undefined;
+  const moved = mapAdded(lines, (indent) =>
+    indent.startsWith(from) ? to + indent.slice(from.length) : undefined,
+  );
+  const shift =
+    to === ''
+      ? `${showIndent(from)} deeper than the file`
+      : from === ''
+        ? `${showIndent(to)} shallower than the file`
+        : `${showIndent(from)} where the file has ${showIndent(to)}`;
+  if (!Array.isArray(moved))
+    return {
+      kind: 'refused',
+      reason:
+        `its unchanged and removed lines are quoted ${shift}, but the added line ` +
+        `"${moved.text.trim()}" is less indented than that, so it cannot be moved by the same amount.`,
+    };
+  return { kind: 'shifted', lines: moved, shift: `quoted ${shift}` };
+}
 
-  // 2. Tabs written for spaces or the reverse: the same widths at one tab width (no shift) or one
-  // shift in columns, rewritten in the file's own style.
+/**
+ * 2. Tabs written for spaces or the reverse: the same widths at one tab width (no shift) or one
+ * shift in columns, rewritten in the file's own style. Undefined when neither fits.
+ */
+function restyled(lines: readonly HunkLine[], pairs: readonly Pair[]): Reindent | undefined {
   const style = styleOf(pairs);
   const fits = TAB_WIDTHS.flatMap((tab) => {
     const shifts = new Set(
@@ -230,26 +222,29 @@ function reindentOnce(
         }
       : { kind: 'as-is' };
   }
-  if (shifts.size === 1 && style !== undefined) {
-    const shift = [...shifts][0] ?? 0;
-    const first = agreed(
-      fits.map(({ tab }) =>
-        mapAdded(lines, (indent) => {
-          const columns = indentColumns(indent, tab) + shift;
-          return columns < 0 ? undefined : render(columns, style, tab);
-        }),
-      ),
-    );
-    if (first)
-      return {
-        kind: 'shifted',
-        lines: first,
-        shift: `quoted ${describe(-shift)} than the file, rewritten as ${style}`,
-      };
-  }
+  if (shifts.size !== 1 || style === undefined) return undefined;
+  const shift = [...shifts][0] ?? 0;
+  const first = agreed(
+    fits.map(({ tab }) =>
+      mapAdded(lines, (indent) => {
+        const columns = indentColumns(indent, tab) + shift;
+        return columns < 0 ? undefined : render(columns, style, tab);
+      }),
+    ),
+  );
+  if (!first) return undefined;
+  return {
+    kind: 'shifted',
+    lines: first,
+    shift: `quoted ${describe(-shift)} than the file, rewritten as ${style}`,
+  };
+}
 
-  // 3. No single shift: mostly the file's own indentation with a few misquoted lines is the
-  // tolerated misquote; anything else is refused with what was seen.
+/**
+ * 3. No single shift: mostly the file's own indentation with a few misquoted lines is the
+ * tolerated misquote; anything else is refused with what was seen.
+ */
+function mostlyAsFile(pairs: readonly Pair[]): Reindent {
   const identical = pairs.filter((p) => p.hunk === p.file).length;
   if (identical * 3 >= pairs.length * 2) return { kind: 'as-is' };
   const seen = [
@@ -261,6 +256,21 @@ function reindentOnce(
       'its lines are not indented like the file and not by one consistent amount ' +
       `(${seen.slice(0, 4).join('; ')}), so the added lines' indentation cannot be derived.`,
   };
+}
+
+/**
+ * How the hunk's added lines must be indented when its old side sits at file line `at` (0-based)
+ * with the given per-line match levels.
+ */
+function reindentOnce(
+  lines: readonly HunkLine[],
+  fileLines: readonly string[],
+  at: number,
+  levels: readonly MatchLevel[],
+): Reindent {
+  const pairs = indentPairs(lines, fileLines, at, levels);
+  if (pairs.every((p) => p.hunk === p.file) || added(lines).length === 0) return { kind: 'as-is' };
+  return swappedPrefix(lines, pairs) ?? restyled(lines, pairs) ?? mostlyAsFile(pairs);
 }
 
 export function reindentHunk(

@@ -115,21 +115,38 @@ export function orderMounts(layout: SandboxLayout): SandboxMount[] {
     .map(({ m }) => m);
 }
 
-export function bwrapArgv(
-  bwrapPath: string,
-  layout: SandboxLayout,
-  command: readonly string[],
-): string[] {
+/**
+ * The mount arguments in order, with the mount points bubblewrap must create inside a tmpfs made
+ * 0755 (`--perms 0755 --dir`) just before the first mount at their depth.
+ */
+function mountArgs(layout: SandboxLayout): string[] {
   const mounts = orderMounts(layout);
   const tmpfsRoots = ['/tmp', ...mounts.filter((m) => m.kind === 'tmpfs').map((m) => m.dest)];
   const dests = new Set(mounts.map((m) => m.dest));
-  const created = ancestorsToCreate(
+  const pending = ancestorsToCreate(
     mounts.filter((m) => m.kind !== 'tmpfs').map((m) => m.dest),
     tmpfsRoots,
-  ).filter((dir) => !dests.has(dir));
+  )
+    .filter((dir) => !dests.has(dir))
+    .sort((a, b) => depth(a) - depth(b));
+  const args: string[] = [];
+  const emitDirsUpTo = (limit: number): void => {
+    while (pending.length > 0 && depth(pending[0]!) < limit) {
+      args.push('--perms', '0755', '--dir', pending.shift()!);
+    }
+  };
+  for (const mount of mounts) {
+    emitDirsUpTo(depth(mount.dest));
+    if (mount.kind === 'tmpfs') args.push('--perms', '0755', '--tmpfs', mount.dest);
+    else args.push(`--${mount.kind}`, mount.src ?? mount.dest, mount.dest);
+  }
+  emitDirsUpTo(Number.POSITIVE_INFINITY);
+  return args;
+}
 
-  const outer: string[] = [
-    bwrapPath,
+/** The namespaces, the read-only host, a private /dev, /proc and /tmp (after `bwrapPath`). */
+function namespaceArgs(tmpBytes: number): string[] {
+  return [
     '--die-with-parent',
     '--unshare-pid',
     '--unshare-ipc',
@@ -148,53 +165,21 @@ export function bwrapArgv(
     '--perms',
     '1777',
     '--size',
-    String(layout.tmpBytes),
+    String(tmpBytes),
     '--tmpfs',
     '/tmp',
   ];
-  const pending = created.sort((a, b) => depth(a) - depth(b));
-  const emitDirsUpTo = (limit: number): void => {
-    while (pending.length > 0 && depth(pending[0]!) < limit) {
-      outer.push('--perms', '0755', '--dir', pending.shift()!);
-    }
-  };
-  for (const mount of mounts) {
-    emitDirsUpTo(depth(mount.dest));
-    if (mount.kind === 'tmpfs') outer.push('--perms', '0755', '--tmpfs', mount.dest);
-    else outer.push(`--${mount.kind}`, mount.src ?? mount.dest, mount.dest);
-  }
-  emitDirsUpTo(Number.POSITIVE_INFINITY);
+}
 
-  const limits = [
-    'prlimit',
-    `--nproc=${layout.limits.processes}`,
-    `--fsize=${layout.limits.fileBytes}`,
-    '--core=0',
-    '--',
-  ];
-  if (!layout.runAs) {
-    // Not root: bubblewrap itself runs unprivileged and makes the user namespace.
-    return [
-      ...limits,
-      ...outer.slice(0, 1),
-      '--unshare-user',
-      '--disable-userns',
-      '--cap-drop',
-      'ALL',
-      ...outer.slice(1),
-      '--chdir',
-      layout.cwd,
-      '--',
-      ...command,
-    ];
-  }
-  const { uid, gid } = layout.runAs;
+/** As root, inside the outer bwrap: drop to `runAs`, then an unprivileged bwrap for the userns. */
+function dropPrivilegeArgv(
+  bwrapPath: string,
+  runAs: SandboxIdentity,
+  cwd: string,
+  command: readonly string[],
+): string[] {
+  const { uid, gid } = runAs;
   return [
-    ...limits,
-    ...outer,
-    '--chdir',
-    layout.cwd,
-    '--',
     'setpriv',
     `--reuid=${uid}`,
     `--regid=${gid}`,
@@ -220,8 +205,48 @@ export function bwrapArgv(
     '/dev',
     '/dev',
     '--chdir',
-    layout.cwd,
+    cwd,
     '--',
     ...command,
+  ];
+}
+
+export function bwrapArgv(
+  bwrapPath: string,
+  layout: SandboxLayout,
+  command: readonly string[],
+): string[] {
+  const sandbox = [...namespaceArgs(layout.tmpBytes), ...mountArgs(layout)];
+  const limits = [
+    'prlimit',
+    `--nproc=${layout.limits.processes}`,
+    `--fsize=${layout.limits.fileBytes}`,
+    '--core=0',
+    '--',
+  ];
+  if (!layout.runAs) {
+    // Not root: bubblewrap itself runs unprivileged and makes the user namespace.
+    return [
+      ...limits,
+      bwrapPath,
+      '--unshare-user',
+      '--disable-userns',
+      '--cap-drop',
+      'ALL',
+      ...sandbox,
+      '--chdir',
+      layout.cwd,
+      '--',
+      ...command,
+    ];
+  }
+  return [
+    ...limits,
+    bwrapPath,
+    ...sandbox,
+    '--chdir',
+    layout.cwd,
+    '--',
+    ...dropPrivilegeArgv(bwrapPath, layout.runAs, layout.cwd, command),
   ];
 }

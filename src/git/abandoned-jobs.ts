@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from '../logger.js';
+import { jobsDir } from './job-paths.js';
 import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 
@@ -69,7 +70,7 @@ function ownerGone(owner: Owner): boolean {
 
 /** Removes the job folders of dead owners; returns the ones removed. Never throws. */
 export async function sweepAbandonedJobs(workdir: string, log?: Logger): Promise<string[]> {
-  const jobs = join(workdir, 'jobs');
+  const jobs = jobsDir(workdir);
   const removed: string[] = [];
   for (const entry of await readdir(jobs).catch(() => [] as string[])) {
     const dir = join(jobs, entry);

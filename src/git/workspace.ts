@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { assertBranchPrefix, DEFAULT_BRANCH_PREFIX } from './branch-name.js';
 import { assertNoCredentials, mirrorDir, updateMirror, withMirrorLock } from './mirror.js';
 import { claimJobDir, sweepAbandonedJobs } from './abandoned-jobs.js';
+import { jobPaths } from './job-paths.js';
 import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
@@ -178,7 +179,10 @@ function gitView(ws: Workspace): string[] {
   ];
 }
 
-export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+/** The job's branch prefix and id, checked, and the workdir made. */
+async function checkJobOptions(
+  options: WorkspaceOptions,
+): Promise<{ branchPrefix: string; jobId: string }> {
   const branchPrefix = options.branchPrefix ?? DEFAULT_BRANCH_PREFIX;
   assertBranchPrefix(branchPrefix);
   const jobId = options.jobId ?? randomUUID();
@@ -190,15 +194,21 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   assertNoCredentials(options.remoteUrl);
   await mkdir(options.workdir, { recursive: true });
   await assertBranchName(options.workdir, options.baseBranch);
+  return { branchPrefix, jobId };
+}
 
-  const mirror = mirrorDir(options.workdir, options.repo);
-  const jobDir = join(options.workdir, 'jobs', jobId);
-  const worktree = join(jobDir, options.repo.split('/')[1] ?? 'repo');
-  const ws: Workspace = {
+/** The record of a workspace not opened yet: its paths, no commit, no git directory. */
+function workspaceRecord(
+  options: WorkspaceOptions,
+  jobId: string,
+  branchPrefix: string,
+): Workspace {
+  const { jobDir, worktree } = jobPaths(options.workdir, jobId, options.repo);
+  return {
     workdir: options.workdir,
     repo: options.repo,
     remoteUrl: options.remoteUrl,
-    mirrorDir: mirror,
+    mirrorDir: mirrorDir(options.workdir, options.repo),
     jobDir,
     worktree,
     gitDir: '',
@@ -214,59 +224,90 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     sandboxReadOnly: [],
     recycleWorktrees: options.recycleWorktrees ?? 0,
   };
-  const started = performance.now();
+}
+
+/** A fresh job folder (with HOME and TMPDIR) owned by this process; what dead jobs left, swept. */
+async function prepareJobDir(ws: Workspace, options: WorkspaceOptions): Promise<void> {
   // A retried job reuses its id: what a crashed attempt left is dropped and git forgets its
   // worktree.
   await removeJobDir(
-    jobDir,
-    mirror,
-    () => runGit(['worktree', 'prune'], { cwd: mirror }).then(() => undefined),
+    ws.jobDir,
+    ws.mirrorDir,
+    () => runGit(['worktree', 'prune'], { cwd: ws.mirrorDir }).then(() => undefined),
     options.lockTimeoutMs,
   );
   await mkdir(ws.homeDir, { recursive: true });
   await mkdir(ws.tmpDir, { recursive: true });
-  await claimJobDir(jobDir, mirror);
+  await claimJobDir(ws.jobDir, ws.mirrorDir);
   // What killed workers left behind (their retries ran elsewhere); cheap when there is none.
   await sweepAbandonedJobs(options.workdir, options.logger);
   await sweepAbandonedSlots(poolDir(options.workdir, options.repo));
+}
+
+/**
+ * Brings a claimed parked worktree to the base; false when it cannot be, after replacing it with
+ * a new registered (not yet checked out) worktree.
+ */
+async function refreshParked(ws: Workspace, options: WorkspaceOptions): Promise<boolean> {
   try {
-    let parked =
-      ws.recycleWorktrees > 0
-        ? await claimParkedWorktree(poolDir(ws.workdir, ws.repo), mirror, worktree)
-        : null;
-    // Claimed, it is this job's: if the fetch fails, closing parks it again instead of losing it.
-    if (parked) ws.gitDir = parked;
-    ws.base_commit = await withMirrorLock(
-      mirror,
-      async () => {
-        const baseSha = await updateMirror(mirror, { ...options, branchPrefix });
-        // Only registering the worktree needs the lock; its checkout runs outside, in parallel
-        // with other jobs.
-        if (!parked) await addWorktree(mirror, worktree, baseSha);
-        return baseSha;
-      },
+    await refreshWorktree(ws, ws.base_commit);
+    await assertCleanWorktree(ws, ws.base_commit);
+    return true;
+  } catch (err) {
+    // Never handed on: a parked worktree that cannot be brought to the base would fail every
+    // later job too. This job gets a new one.
+    options.logger?.warn({ err, worktree: ws.worktree }, 'recycled worktree unusable; replaced');
+    await dropWorktree(ws, options.lockTimeoutMs);
+    await withMirrorLock(
+      ws.mirrorDir,
+      () => addWorktree(ws.mirrorDir, ws.worktree, ws.base_commit),
       options.lockTimeoutMs,
     );
-    ws.baseline_commit = ws.base_commit;
-    const fetched = performance.now();
-    if (parked) {
-      try {
-        await refreshWorktree(ws, ws.base_commit);
-        await assertCleanWorktree(ws, ws.base_commit);
-      } catch (err) {
-        // Never handed on: a parked worktree that cannot be brought to the base would fail every
-        // later job too. This job gets a new one.
-        options.logger?.warn({ err, worktree }, 'recycled worktree unusable; replaced');
-        await dropWorktree(ws, options.lockTimeoutMs);
-        parked = null;
-        await withMirrorLock(
-          mirror,
-          () => addWorktree(mirror, worktree, ws.base_commit),
-          options.lockTimeoutMs,
-        );
-      }
-    }
-    if (!parked) await checkOutNewWorktree(ws);
+    return false;
+  }
+}
+
+/**
+ * Fetches the base into the mirror and puts the job's worktree at it: a parked one claimed and
+ * refreshed when the pool has one, else a new one checked out. Says whether a parked one served
+ * and when the fetch ended.
+ */
+async function checkOutBase(
+  ws: Workspace,
+  options: WorkspaceOptions,
+): Promise<{ recycled: boolean; fetched: number }> {
+  const mirror = ws.mirrorDir;
+  let parked =
+    ws.recycleWorktrees > 0
+      ? await claimParkedWorktree(poolDir(ws.workdir, ws.repo), mirror, ws.worktree)
+      : null;
+  // Claimed, it is this job's: if the fetch fails, closing parks it again instead of losing it.
+  if (parked) ws.gitDir = parked;
+  ws.base_commit = await withMirrorLock(
+    mirror,
+    async () => {
+      const baseSha = await updateMirror(mirror, { ...options, branchPrefix: ws.branchPrefix });
+      // Only registering the worktree needs the lock; its checkout runs outside, in parallel
+      // with other jobs.
+      if (!parked) await addWorktree(mirror, ws.worktree, baseSha);
+      return baseSha;
+    },
+    options.lockTimeoutMs,
+  );
+  ws.baseline_commit = ws.base_commit;
+  const fetched = performance.now();
+  if (parked && !(await refreshParked(ws, options))) parked = null;
+  if (!parked) await checkOutNewWorktree(ws);
+  return { recycled: parked !== null, fetched };
+}
+
+export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const { branchPrefix, jobId } = await checkJobOptions(options);
+  const ws = workspaceRecord(options, jobId, branchPrefix);
+  const started = performance.now();
+  await prepareJobDir(ws, options);
+  try {
+    const { recycled, fetched } = await checkOutBase(ws, options);
     ws.sandboxReadOnly = gitView(ws);
     options.logger?.info(
       {
@@ -274,7 +315,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
         base: ws.base_commit,
         fetch_ms: Math.round(fetched - started),
         checkout_ms: Math.round(performance.now() - fetched),
-        recycled: parked !== null,
+        recycled,
       },
       'workspace ready',
     );

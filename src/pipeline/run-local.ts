@@ -22,8 +22,7 @@ import { findIssueBranches } from '../git/branch-name.js';
 import { localWorkspaceOptions } from '../git/local-workspace.js';
 import { runGit } from '../git/run-git.js';
 import { readConfigAt } from './read-config-at.js';
-import { createLlmClient } from '../llm/create-llm-client.js';
-import { createUsageTracker } from '../llm/usage-tracker.js';
+import { createConfiguredLlm } from '../llm/create-configured-llm.js';
 import type { Logger } from '../logger.js';
 import {
   ROUTES,
@@ -214,10 +213,8 @@ export async function runLocal(
     deps.progress?.(e);
   };
 
-  const llm = createLlmClient({
-    ...(settings.openaiBaseUrl ? { baseUrl: settings.openaiBaseUrl } : {}),
-    ...(settings.openaiApiKey ? { apiKey: settings.openaiApiKey } : {}),
-    usage: createUsageTracker({ budget: config.token_budget }),
+  const llm = createConfiguredLlm(settings, {
+    budget: config.token_budget,
     redact,
     log: deps.log,
     onTranscript: (entry) => {

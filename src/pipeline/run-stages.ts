@@ -13,8 +13,14 @@ import {
   type StepName,
 } from '../contracts.js';
 import { rollbackWorkspace } from '../git/rollback.js';
-import { closeWorkspace, openWorkspace, type WorkspaceOptions } from '../git/workspace.js';
+import {
+  closeWorkspace,
+  openWorkspace,
+  type Workspace,
+  type WorkspaceOptions,
+} from '../git/workspace.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
+import type { OverrideReader } from '../llm/load-agent.js';
 import type { Logger } from '../logger.js';
 import type { ProgressEvent, RepoContext } from './ports.js';
 import { prepareContext } from './prepare-context.js';
@@ -77,11 +83,66 @@ async function runStage<S extends StageName>(
   return undefined;
 }
 
+/** The stages' environment in this process: the run's one workspace, contexts kept per issue. */
+function localStageEnv(
+  options: RunStagesOptions,
+  ports: RunStagesPorts,
+  ws: Workspace,
+  readOverride: OverrideReader,
+  run: { pins: RunPins; outputs: StageOutputs; progress: (event: ProgressEvent) => void },
+): StageEnv {
+  const token = options.workspace.token;
+  const contexts = new Map<string, Promise<RepoContext>>();
+  return {
+    ...options.env,
+    facts: options.facts,
+    pins: run.pins,
+    outputs: run.outputs,
+    llm: ports.llm,
+    usage: () => {
+      const t = ports.llm.usage.totals();
+      return { totalTokens: t.totalTokens, costUsd: t.cost };
+    },
+    log: ports.log,
+    ...(ports.signal ? { signal: ports.signal } : {}),
+    progress: run.progress,
+    workspace: (fn) => fn(ws, { ...(token ? { token } : {}), readOverride }),
+    // One ranking per issue text for the whole run (triage adds the guidance once).
+    context: (w, issue) => {
+      const key = JSON.stringify(issue);
+      if (!contexts.has(key)) contexts.set(key, prepareContext(w, issue, options.contextBudget));
+      return contexts.get(key)!;
+    },
+    // One process: nothing to resume, no retry reads a checkpoint.
+    checkpoint: { saved: {}, save: () => Promise.resolve() },
+  };
+}
+
+/** The `fix` route's stages in order, up to `until` or a stage's stop. */
+async function walkRoute(
+  options: RunStagesOptions,
+  env: StageEnv,
+  progress: (event: ProgressEvent) => void,
+): Promise<RunStagesResult> {
+  const table = options.table ?? PIPELINE;
+  for (const stage of ROUTES.fix) {
+    const label = stage === 'pr' ? 'pull request' : stage;
+    progress({ stage, status: 'start', message: label });
+    const stop = await runStage(table, stage, env, env.outputs, env.pins);
+    if (stop !== undefined) {
+      progress({ stage, status: 'info', message: stop });
+      return { outputs: env.outputs, stage, stop };
+    }
+    progress({ stage, status: 'done', message: label });
+    if (stage === options.until) return { outputs: env.outputs, stage };
+  }
+  return { outputs: env.outputs, stage: 'pr' };
+}
+
 export async function runStages(
   options: RunStagesOptions,
   ports: RunStagesPorts,
 ): Promise<RunStagesResult> {
-  const table = options.table ?? PIPELINE;
   const outputs: StageOutputs = {};
   const pins: RunPins = {};
   let step: StepName = 'workspace';
@@ -98,48 +159,13 @@ export async function runStages(
   try {
     // The repository's prompt overrides, read at the base before any branch is checked out.
     const readOverride = await snapshotOverrides(ws.worktree);
-    const token = options.workspace.token;
-    const contexts = new Map<string, Promise<RepoContext>>();
-    const env: StageEnv = {
-      ...options.env,
-      facts: options.facts,
-      pins,
-      outputs,
-      llm: ports.llm,
-      usage: () => {
-        const t = ports.llm.usage.totals();
-        return { totalTokens: t.totalTokens, costUsd: t.cost };
-      },
-      log: ports.log,
-      ...(ports.signal ? { signal: ports.signal } : {}),
-      progress,
-      workspace: (fn) => fn(ws, { ...(token ? { token } : {}), readOverride }),
-      // One ranking per issue text for the whole run (triage adds the guidance once).
-      context: (w, issue) => {
-        const key = JSON.stringify(issue);
-        if (!contexts.has(key)) contexts.set(key, prepareContext(w, issue, options.contextBudget));
-        return contexts.get(key)!;
-      },
-      // One process: nothing to resume, no retry reads a checkpoint.
-      checkpoint: { saved: {}, save: () => Promise.resolve() },
-    };
+    const env = localStageEnv(options, ports, ws, readOverride, { pins, outputs, progress });
     progress({
       stage: 'workspace',
       status: 'done',
       message: `workspace ready at ${ws.base_commit.slice(0, 12)}`,
     });
-    for (const stage of ROUTES.fix) {
-      const label = stage === 'pr' ? 'pull request' : stage;
-      progress({ stage, status: 'start', message: label });
-      const stop = await runStage(table, stage, env, outputs, pins);
-      if (stop !== undefined) {
-        progress({ stage, status: 'info', message: stop });
-        return { outputs, stage, stop };
-      }
-      progress({ stage, status: 'done', message: label });
-      if (stage === options.until) return { outputs, stage };
-    }
-    return { outputs, stage: 'pr' };
+    return await walkRoute(options, env, progress);
   } catch (err) {
     progress({
       stage: step,

@@ -14,9 +14,9 @@ import {
   type Workspace,
   type WorkspaceOptions,
 } from '../git/workspace.js';
-import { createLlmClient, type LlmClient } from '../llm/create-llm-client.js';
+import { createConfiguredLlm } from '../llm/create-configured-llm.js';
+import type { LlmClient } from '../llm/create-llm-client.js';
 import type { OverrideReader } from '../llm/load-agent.js';
-import { createUsageTracker } from '../llm/usage-tracker.js';
 import type { Logger } from '../logger.js';
 import { snapshotOverrides } from '../pipeline/snapshot-overrides.js';
 import type { AppMetrics } from '../queue/metrics.js';
@@ -44,10 +44,8 @@ export function modelFor(job: RunJobData, settings: Settings, stage: StageName):
 /** An LLM client for one stage: the run's remaining budget, tokens counted into /metrics. */
 export function stageLlm(job: RunJobData, stage: StageName, deps: AppStageDeps): LlmClient {
   const used = job.status.usage?.totalTokens ?? 0;
-  const llm = createLlmClient({
-    ...(deps.settings.openaiBaseUrl ? { baseUrl: deps.settings.openaiBaseUrl } : {}),
-    ...(deps.settings.openaiApiKey ? { apiKey: deps.settings.openaiApiKey } : {}),
-    usage: createUsageTracker({ budget: Math.max(1, job.config.token_budget - used) }),
+  const llm = createConfiguredLlm(deps.settings, {
+    budget: Math.max(1, job.config.token_budget - used),
     redact: deps.redact,
     log: deps.log,
     onTranscript: (entry) => {

@@ -9,6 +9,7 @@ import type { StageName, StageOutputMap } from '../contracts.js';
 import { pruneOlderThan, RUN_LOG_MAX_AGE_MS } from '../artifacts/prune.js';
 import { createRunLog } from '../artifacts/run-log.js';
 import { operatorSandbox } from '../exec/index.js';
+import { jobPaths } from '../git/job-paths.js';
 import { publishCheckRun } from '../github/check-run.js';
 import {
   createOrUpdatePullRequest,
@@ -141,7 +142,8 @@ function stageProcessor<S extends StageName>(
             // paths in their output are made relative.
             worktree:
               verdict.worktree ??
-              join(deps.settings.workdir, 'jobs', `${job.runId}-code`, job.repository.name),
+              jobPaths(deps.settings.workdir, `${job.runId}-code`, job.repository.fullName)
+                .worktree,
           },
           ctx.log,
           deps.settings.appId ? { appId: Number(deps.settings.appId) } : {},

@@ -7,7 +7,8 @@
 import { maskSecret } from '../../artifacts/redact.js';
 import type { RunLog } from '../../artifacts/run-log.js';
 import type { Settings } from '../../config/env.js';
-import { createLlmClient, DEFAULT_BASE_URL, type LlmClient } from '../../llm/create-llm-client.js';
+import { createConfiguredLlm } from '../../llm/create-configured-llm.js';
+import { DEFAULT_BASE_URL, type LlmClient } from '../../llm/create-llm-client.js';
 import type { Logger } from '../../logger.js';
 
 export function createLoggedLlm(
@@ -24,9 +25,7 @@ export function createLoggedLlm(
     `# model: ${model}`,
     `# api key: ${key ? `${maskSecret(key)} (sent only in the Authorization header)` : '(none)'}`,
   ].join('\n');
-  return createLlmClient({
-    baseUrl: endpoint,
-    ...(key ? { apiKey: key } : {}),
+  return createConfiguredLlm(settings, {
     redact,
     log,
     onTranscript: (entry) => {

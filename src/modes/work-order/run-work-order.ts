@@ -18,7 +18,7 @@ import { createRunLog, type RunLog } from '../../artifacts/run-log.js';
 import { requireSettings, type Settings } from '../../config/env.js';
 import { pathPolicy } from '../../edits/index.js';
 import { AutofixError, isAutofixError } from '../../errors.js';
-import { createLlmClient } from '../../llm/create-llm-client.js';
+import { createConfiguredLlm } from '../../llm/create-configured-llm.js';
 import { loadEditFormatInstructions } from '../../llm/load-agent.js';
 import {
   checkSandbox,
@@ -152,12 +152,7 @@ async function attemptContext(
     work,
     agent: await loadModeAgent('work-order'),
     editFormatInstructions: await loadEditFormatInstructions('json-writes'),
-    llm: createLlmClient({
-      ...(settings.openaiBaseUrl ? { baseUrl: settings.openaiBaseUrl } : {}),
-      ...(settings.openaiApiKey ? { apiKey: settings.openaiApiKey } : {}),
-      redact,
-      log: deps.log,
-    }),
+    llm: createConfiguredLlm(settings, { redact, log: deps.log }),
     model,
     temperature: options.temperature,
     maxAttempts: options.maxAttempts,

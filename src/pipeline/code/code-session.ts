@@ -12,7 +12,12 @@ import type { ValidationRun } from '../../exec/index.js';
 import { looksLikeNetworkFailure } from '../../exec/failure-signature.js';
 import type { ChangedFile } from '../../llm/format-file-replacements.js';
 import { declined } from '../../llm/ask-json.js';
-import { loadAgent, loadEditFormatInstructions, type AgentName } from '../../llm/load-agent.js';
+import {
+  loadAgent,
+  loadEditFormatInstructions,
+  type AgentName,
+  type LoadAgentOptions,
+} from '../../llm/load-agent.js';
 import { renderAgent, type TemplateData } from '../../llm/render-agent.js';
 import { extractIssueRefs } from '../../context/extract-issue-refs.js';
 import type { PromptBase } from './code-prompts.js';
@@ -97,13 +102,10 @@ interface SessionState {
   rootCause?: RootCause;
 }
 
-export async function createCodeSession(input: CodeInput, ports: CodePorts): Promise<CodeSession> {
+/** What every prompt of the stage shares: the issue, the plan, the context, the edit format. */
+async function promptBaseOf(input: CodeInput, agentOptions: LoadAgentOptions): Promise<PromptBase> {
   const format = input.config.edit_format;
-  const agentOptions = {
-    ...(ports.agentsDir ? { agentsDir: ports.agentsDir } : {}),
-    ...(ports.readOverride ? { readOverride: ports.readOverride } : {}),
-  };
-  const base: PromptBase = {
+  return {
     issue: input.issue,
     plan: input.plan,
     style: input.style,
@@ -112,12 +114,14 @@ export async function createCodeSession(input: CodeInput, ports: CodePorts): Pro
     // Large files are shown as regions for the formats that quote lines (`file-view.ts`).
     editFormat: format,
   };
-  const scope = new Set(input.plan.file_changes.map((c) => c.path));
+}
+
+function initialState(input: CodeInput, scope: ReadonlySet<string>): SessionState {
   // What the issue is about: a failure that names these is the fix's to make pass (baseline.ts).
   const refs = extractIssueRefs(
     [input.issue.title, input.issue.body, input.issue.instructions ?? ''].join('\n'),
   );
-  const state: SessionState = {
+  return {
     created: new Set(),
     touched: new Set(),
     issueTerms: [
@@ -128,6 +132,54 @@ export async function createCodeSession(input: CodeInput, ports: CodePorts): Pro
     baseline: null,
     baselineCached: false,
   };
+}
+
+async function askAgent(
+  session: CodeSession,
+  agentOptions: LoadAgentOptions,
+  name: AgentName,
+  data: TemplateData,
+  signal: AbortSignal | undefined,
+): Promise<RoundAnswer> {
+  const prompt = renderAgent(await loadAgent(name, agentOptions), data);
+  const reply = await session.ports.llm.chat({
+    model: session.input.model,
+    messages: prompt.messages,
+    temperature: prompt.temperature,
+    stage: 'code',
+    ...(signal ? { signal } : {}),
+  });
+  const { text, truncated } = declined(reply, { stage: 'code' });
+  return { text, truncated };
+}
+
+function refusedAnswer(
+  session: CodeSession,
+  brief: FailureBrief,
+  round: number,
+  why: string,
+): Verdict {
+  const what = brief.continuation ? 'cut off' : 'refused';
+  session.ports.progress?.({
+    stage: 'code',
+    status: 'info',
+    message: `answer ${what} (${brief.code}); asking the fixer${brief.continuation ? ' for the rest' : ''}`,
+  });
+  if (round > 0)
+    session.after.push(
+      `repair ${round}: the answer was ${what} (${brief.code}): ${firstLine(why)}`,
+    );
+  return session.refused(brief);
+}
+
+export async function createCodeSession(input: CodeInput, ports: CodePorts): Promise<CodeSession> {
+  const agentOptions = {
+    ...(ports.agentsDir ? { agentsDir: ports.agentsDir } : {}),
+    ...(ports.readOverride ? { readOverride: ports.readOverride } : {}),
+  };
+  const base = await promptBaseOf(input, agentOptions);
+  const scope = new Set(input.plan.file_changes.map((c) => c.path));
+  const state = initialState(input, scope);
   const session: CodeSession = {
     input,
     ports,
@@ -139,37 +191,14 @@ export async function createCodeSession(input: CodeInput, ports: CodePorts): Pro
     originals: new Map(),
     after: [],
     setupWarnings: [],
-    ask: async (name, data, signal = ports.signal) => {
-      const prompt = renderAgent(await loadAgent(name, agentOptions), data);
-      const reply = await ports.llm.chat({
-        model: input.model,
-        messages: prompt.messages,
-        temperature: prompt.temperature,
-        stage: 'code',
-        ...(signal ? { signal } : {}),
-      });
-      const { text, truncated } = declined(reply, { stage: 'code' });
-      return { text, truncated };
-    },
+    ask: (name, data, signal = ports.signal) => askAgent(session, agentOptions, name, data, signal),
     hooks: (kind, signal) => ({
       ...commandProgress(ports.progress, kind),
       ...(signal ? { signal } : {}),
     }),
     prepare: (signal) => prepare(session, state, signal),
     refused: (failure) => ({ passed: false, failure }),
-    refusedAnswer: (brief, round, why) => {
-      const what = brief.continuation ? 'cut off' : 'refused';
-      ports.progress?.({
-        stage: 'code',
-        status: 'info',
-        message: `answer ${what} (${brief.code}); asking the fixer${brief.continuation ? ' for the rest' : ''}`,
-      });
-      if (round > 0)
-        session.after.push(
-          `repair ${round}: the answer was ${what} (${brief.code}): ${firstLine(why)}`,
-        );
-      return session.refused(brief);
-    },
+    refusedAnswer: (brief, round, why) => refusedAnswer(session, brief, round, why),
     noChange: (said, round) => noChange(session, said, round),
     apply: (answers, round) => applyAnswers(session, state, answers, round),
     record: (applied) => record(session, state, applied),

@@ -9,14 +9,16 @@ import {
   runValidation,
   withRepoSandbox,
   type SandboxMode,
+  type SandboxPolicy,
   type ValidationOptions,
+  type ValidationRun,
 } from '../../exec/index.js';
 import { gitApplyCheck } from '../../git/apply-check.js';
 import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
 import { worktreeGit } from '../../git/worktree-git.js';
 import { baselineEntry, baselineKey, type Baseline } from './baseline.js';
-import type { CodeWorkspace } from './run-code-agent.js';
+import type { CodeWorkspace, CommandHooks } from './run-code-agent.js';
 
 export function repoPathPolicy(
   config: Pick<RepoConfig, 'protected_paths' | 'allowed_paths'>,
@@ -49,18 +51,84 @@ export function setupCache(
   };
 }
 
+/** What the caller decides of every validation run; the workspace adds its own paths. */
+type RunOptions = Omit<
+  ValidationOptions,
+  'skipSetup' | 'home' | 'tmpDir' | 'readOnlyPaths' | 'setupCache'
+>;
+
+type RunValidation = (
+  cfg: RepoConfig,
+  extra: Pick<ValidationOptions, 'skipSetup' | 'onStart' | 'onResult' | 'tolerate'>,
+) => Promise<ValidationRun>;
+
+/** Validation in the job's worktree: its HOME, TMPDIR, package caches and sandbox view. */
+function runnerIn(ws: Workspace, options: RunOptions, sandbox: SandboxPolicy): RunValidation {
+  return async (cfg, extra) => {
+    if (!extra.skipSetup && cfg.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
+    return runValidation(cfg, ws.worktree, {
+      ...options,
+      ...extra,
+      sandbox,
+      home: ws.homeDir,
+      tmpDir: ws.tmpDir,
+      setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
+      // The workspace's own list plus the caller's (directories holding the worker's secrets).
+      hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
+      readOnlyPaths: ws.sandboxReadOnly,
+    });
+  };
+}
+
+/** The base commit's validation, from the cache or run (every command) and cached. */
+async function baselineOf(
+  ws: Workspace,
+  config: RepoConfig,
+  io: { run: RunValidation; mode: SandboxMode; options: RunOptions },
+  hooks: CommandHooks,
+): ReturnType<CodeWorkspace['baseline']> {
+  if (!config.baseline || config.validate.length === 0) return null;
+  const { options } = io;
+  const commit = (await worktreeGit(ws, ['rev-parse', 'HEAD'])).stdout.trim();
+  const key = baselineKey(commit, config, io.mode);
+  const file = join(ws.workdir, 'baselines', `${key}.json`);
+  const cached = await readBaseline(file, key);
+  if (cached) return { baseline: cached, cached: true };
+  const validation = await io.run(config, {
+    ...hooks,
+    skipSetup: true,
+    // Every command runs, to know each one's state on the base commit.
+    tolerate: () => '',
+  });
+  // Cut short (the run is ending): nothing to compare with, and nothing to cache.
+  if (hooks.signal?.aborted || options.signal?.aborted) return null;
+  if (validation.results.length !== config.validate.length) return null;
+  await restoreTracked(ws);
+  const baseline: Baseline = {
+    commit,
+    key,
+    commands: validation.results.map(baselineEntry),
+    created_at: new Date().toISOString(),
+  };
+  await writeBaseline(file, baseline).catch((err: unknown) =>
+    options.logger?.warn({ err: String(err) }, 'baseline not cached'),
+  );
+  await pruneOlderThan(join(ws.workdir, 'baselines'), BASELINE_MAX_AGE_MS, {
+    ...(options.logger ? { log: options.logger } : {}),
+  });
+  return { baseline, cached: false, run: validation };
+}
+
 export function createCodeWorkspace(
   ws: Workspace,
   config: RepoConfig,
-  options: Omit<
-    ValidationOptions,
-    'skipSetup' | 'home' | 'tmpDir' | 'readOnlyPaths' | 'setupCache'
-  >,
+  options: RunOptions,
   mustPass?: readonly string[],
 ): CodeWorkspace {
   const policy = repoPathPolicy(config);
   // The repository may ask for the sandbox on a worker whose operator turned it off; never less.
   const sandbox = withRepoSandbox(options.sandbox, config.sandbox);
+  const run = runnerIn(ws, options, sandbox);
   return {
     readFile: (path) => readRepoText(ws.worktree, path),
     apply: (format, texts, scope) =>
@@ -77,37 +145,7 @@ export function createCodeWorkspace(
       if (config.setup.length === 0) return undefined;
       return run({ ...config, validate: [] }, { ...hooks, skipSetup: false });
     },
-    baseline: async (hooks) => {
-      if (!config.baseline || config.validate.length === 0) return null;
-      const commit = (await worktreeGit(ws, ['rev-parse', 'HEAD'])).stdout.trim();
-      const key = baselineKey(commit, config, sandbox.mode);
-      const file = join(ws.workdir, 'baselines', `${key}.json`);
-      const cached = await readBaseline(file, key);
-      if (cached) return { baseline: cached, cached: true };
-      const validation = await run(config, {
-        ...hooks,
-        skipSetup: true,
-        // Every command runs, to know each one's state on the base commit.
-        tolerate: () => '',
-      });
-      // Cut short (the run is ending): nothing to compare with, and nothing to cache.
-      if (hooks.signal?.aborted || options.signal?.aborted) return null;
-      if (validation.results.length !== config.validate.length) return null;
-      await restoreTracked(ws);
-      const baseline: Baseline = {
-        commit,
-        key,
-        commands: validation.results.map(baselineEntry),
-        created_at: new Date().toISOString(),
-      };
-      await writeBaseline(file, baseline).catch((err: unknown) =>
-        options.logger?.warn({ err: String(err) }, 'baseline not cached'),
-      );
-      await pruneOlderThan(join(ws.workdir, 'baselines'), BASELINE_MAX_AGE_MS, {
-        ...(options.logger ? { log: options.logger } : {}),
-      });
-      return { baseline, cached: false, run: validation };
-    },
+    baseline: (hooks) => baselineOf(ws, config, { run, mode: sandbox.mode, options }, hooks),
     // Commands that must pass with the change but have no baseline (a reproduction, which
     // fails on the base commit by design: never excused as pre-existing).
     validate: (validateOptions) =>
@@ -120,24 +158,6 @@ export function createCodeWorkspace(
       ),
     mustPass: () => [...(mustPass ?? [])],
   };
-
-  async function run(
-    cfg: RepoConfig,
-    extra: Pick<ValidationOptions, 'skipSetup' | 'onStart' | 'onResult' | 'tolerate'>,
-  ) {
-    if (!extra.skipSetup && cfg.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
-    return runValidation(cfg, ws.worktree, {
-      ...options,
-      ...extra,
-      sandbox,
-      home: ws.homeDir,
-      tmpDir: ws.tmpDir,
-      setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
-      // The workspace's own list plus the caller's (directories holding the worker's secrets).
-      hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
-      readOnlyPaths: ws.sandboxReadOnly,
-    });
-  }
 }
 
 /** A cached baseline of the same key, or undefined (missing, unreadable, another shape). */

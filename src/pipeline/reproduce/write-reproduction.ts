@@ -10,7 +10,7 @@ import { isAutofixError } from '../../errors.js';
 import type { CommandResult } from '../../contracts.js';
 import { reproductionAnswerSchema, type ReproductionAnswer } from '../../llm/schemas.js';
 import { askAgent } from '../ask-agent.js';
-import { repairLoop } from '../code/repair-loop.js';
+import { repairLoop, type RoundVerdict } from '../code/repair-loop.js';
 import { issueData } from '../issue-data.js';
 import type { IssueInput, PipelinePorts, RepoContext } from '../ports.js';
 import { judgeReproduction } from './judge-reproduction.js';
@@ -74,72 +74,82 @@ function whereRejected(
 export type ReproduceResult =
   { ok: true; reproduction: Reproduction } | { ok: false; reason: string };
 
+function askReproducer(
+  input: ReproduceInput,
+  ports: ReproducePorts,
+  previous: Rejection | undefined,
+): Promise<ReproductionAnswer> {
+  return askAgent(ports, {
+    agent: 'reproducer',
+    stage: 'reproduce',
+    model: input.model,
+    schema: reproductionAnswerSchema,
+    schemaName: 'ReproductionAnswer',
+    data: {
+      ...issueData(input.issue),
+      triage: input.triage,
+      plan: {
+        steps: input.plan.plan_steps.map((s) => s.description),
+        files: input.plan.file_changes.map((c) => `${c.path} (${c.operation})`),
+      },
+      test_runners: input.runners.join('\n'),
+      test_examples: input.examples || '(none found)',
+      code_context: input.context.codeContext,
+      previous_attempt: previous
+        ? `${previous.message}${previous.excerpt ? `\nIts output:\n${previous.excerpt}` : ''}`
+        : '(none)',
+    },
+  });
+}
+
+/** The answer's test where it may go, run with an allowed runner on the base commit, judged. */
+async function checkReproduction(
+  input: ReproduceInput,
+  ports: ReproducePorts,
+  answer: ReproductionAnswer,
+): Promise<RoundVerdict<Reproduction, Rejection>> {
+  const where = await whereRejected(answer, ports);
+  if (where) return { passed: false, failure: { message: where } };
+  const command = matchRunner(answer.command, answer.path, input.runners);
+  if (!command) {
+    return {
+      passed: false,
+      failure: {
+        message: `\`${answer.command}\` is not one of the allowed test runners for \`${answer.path}\`.`,
+      },
+    };
+  }
+  const result = await ports.runTest({ path: answer.path, content: answer.content }, command);
+  const verdict = judgeReproduction(result);
+  if (verdict.kind === 'rejected') {
+    return {
+      passed: false,
+      failure: { message: verdict.message, excerpt: verdict.excerpt },
+    };
+  }
+  return {
+    passed: true,
+    value: {
+      path: answer.path,
+      content: answer.content,
+      command,
+      test_name: answer.test_name,
+      base_failure: verdict.excerpt,
+      base_exit_code: result.exit_code,
+    },
+  };
+}
+
 export async function writeReproduction(
   input: ReproduceInput,
   ports: ReproducePorts,
 ): Promise<ReproduceResult> {
-  const ask = (previous: Rejection | undefined) =>
-    askAgent(ports, {
-      agent: 'reproducer',
-      stage: 'reproduce',
-      model: input.model,
-      schema: reproductionAnswerSchema,
-      schemaName: 'ReproductionAnswer',
-      data: {
-        ...issueData(input.issue),
-        triage: input.triage,
-        plan: {
-          steps: input.plan.plan_steps.map((s) => s.description),
-          files: input.plan.file_changes.map((c) => `${c.path} (${c.operation})`),
-        },
-        test_runners: input.runners.join('\n'),
-        test_examples: input.examples || '(none found)',
-        code_context: input.context.codeContext,
-        previous_attempt: previous
-          ? `${previous.message}${previous.excerpt ? `\nIts output:\n${previous.excerpt}` : ''}`
-          : '(none)',
-      },
-    });
   try {
     const outcome = await repairLoop<ReproductionAnswer, Reproduction, Rejection>(
       { maxRepairs: 1, ...(ports.signal ? { signal: ports.signal } : {}) },
       {
-        ask: (turn) => ask(turn.previous),
-        check: async (answer) => {
-          const where = await whereRejected(answer, ports);
-          if (where) return { passed: false, failure: { message: where } };
-          const command = matchRunner(answer.command, answer.path, input.runners);
-          if (!command) {
-            return {
-              passed: false,
-              failure: {
-                message: `\`${answer.command}\` is not one of the allowed test runners for \`${answer.path}\`.`,
-              },
-            };
-          }
-          const result = await ports.runTest(
-            { path: answer.path, content: answer.content },
-            command,
-          );
-          const verdict = judgeReproduction(result);
-          if (verdict.kind === 'rejected') {
-            return {
-              passed: false,
-              failure: { message: verdict.message, excerpt: verdict.excerpt },
-            };
-          }
-          return {
-            passed: true,
-            value: {
-              path: answer.path,
-              content: answer.content,
-              command,
-              test_name: answer.test_name,
-              base_failure: verdict.excerpt,
-              base_exit_code: result.exit_code,
-            },
-          };
-        },
+        ask: (turn) => askReproducer(input, ports, turn.previous),
+        check: (answer) => checkReproduction(input, ports, answer),
       },
     );
     if (outcome.passed) return { ok: true, reproduction: outcome.value };

@@ -7,6 +7,7 @@ import { runValidation } from '../../../src/exec/run-validation.js';
 import { prepareBranch } from '../../../src/git/branch.js';
 import { commitChanges } from '../../../src/git/commit.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
+import { jobPaths } from '../../../src/git/job-paths.js';
 import { pushBranch } from './helpers.js';
 import { closeWorkspace, openWorkspace, withWorkspace } from '../../../src/git/workspace.js';
 import {
@@ -50,6 +51,8 @@ describe('workspace cache', () => {
     expect(git(ws.worktree, ['status', '--porcelain'])).toBe('');
     expect(existsSync(join(ws.worktree, 'src/app.js'))).toBe(true);
     expect(existsSync(ws.homeDir)).toBe(true);
+    // Where others (the check run's relative paths) look for a job's worktree.
+    expect(ws.worktree).toBe(jobPaths(workdir, 'job-1', 'acme/demo').worktree);
 
     await closeWorkspace(ws);
     expect(existsSync(ws.jobDir)).toBe(false);
