@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../src/server/free-port.js';
+import { freePort } from '../src/hosts/app/free-port.js';
 import { startFakeGitHub } from '../fakes/github/index.js';
 import { startFakeLlmServer } from '../test/helpers/fake-llm-server.js';
 import { createSampleRepo } from '../test/helpers/sample-repo.js';

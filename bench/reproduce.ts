@@ -40,7 +40,7 @@ import { writeTree } from './context/write-tree.js';
 import { agentOf } from '../src/demo/demo-llm.js';
 import { startScriptedLlmServer, type StaticReply } from '../fakes/llm/index.js';
 import { createLogger } from '../src/logger.js';
-import { runLocal, type LocalRunReport } from '../src/pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../src/hosts/local/run-local.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');

@@ -14,12 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import { TRIGGER_QUEUE } from '../src/queue/trigger-types.js';
-import { ROUTES } from '../src/queue/types.js';
-import { freePort } from '../src/server/free-port.js';
+import { TRIGGER_QUEUE } from '../src/intake/trigger-types.js';
+import { ROUTES } from '../src/runs/types.js';
+import { freePort } from '../src/hosts/app/free-port.js';
 import { startFakeGitHub } from '../fakes/github/index.js';
 import { generateAppKeyPair, labeledPayload, WEBHOOK_PATH } from '../test/helpers/webhooks.js';
-import { deleteKeys } from '../src/queue/delete-keys.js';
+import { deleteKeys } from '../src/scheduler/delete-keys.js';
 import { measureOverhead, type OverheadSample } from './webhooks/overhead.js';
 import { runWrk, type WrkResult } from './webhooks/run-wrk.js';
 

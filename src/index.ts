@@ -1,10 +1,10 @@
-/** The Probot app function: wires webhooks/ to queue/. No logic lives here. */
+/** The Probot app function: wires intake/ to the scheduler's queues. No logic lives here. */
 import type { ApplicationFunction } from 'probot';
 import type { HttpHandler } from './http-handler.js';
-import type { AppMetrics } from './queue/metrics.js';
-import type { TriggerIntake } from './queue/trigger-intake.js';
-import { registerWebhooks } from './webhooks/register-webhooks.js';
-import type { RepoConfigLoader } from './webhooks/repo-config-loader.js';
+import type { AppMetrics } from './scheduler/metrics.js';
+import type { TriggerIntake } from './intake/trigger-intake.js';
+import { registerWebhooks } from './intake/register-webhooks.js';
+import type { RepoConfigLoader } from './intake/repo-config-loader.js';
 
 export interface AppDeps {
   /** Extra HTTP handlers (health, metrics, dashboard) mounted on Probot's server. */

@@ -6,8 +6,8 @@
  */
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { TRIGGER_QUEUE } from '../../src/queue/trigger-types.js';
-import { STAGES } from '../../src/queue/types.js';
+import { TRIGGER_QUEUE } from '../../src/intake/trigger-types.js';
+import { STAGES } from '../../src/runs/types.js';
 
 /** The queues a run goes through: admission, then the stages. */
 const QUEUES = [TRIGGER_QUEUE, ...STAGES] as const;

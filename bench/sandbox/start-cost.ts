@@ -10,7 +10,7 @@
 import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxPolicy } from '../../src/exec/sandbox-policy.js';
-import { freePort } from '../../src/server/free-port.js';
+import { freePort } from '../../src/hosts/app/free-port.js';
 import {
   bridgeOnly,
   chownRoundTrip,

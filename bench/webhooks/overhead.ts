@@ -19,14 +19,14 @@ import { Queue, type Job } from 'bullmq';
 import { createRedactor } from '../../src/artifacts/redact.js';
 import { readSettings } from '../../src/config/env.js';
 import { createLogger } from '../../src/logger.js';
-import { createRunFailedHook } from '../../src/worker/run-failed-hook.js';
-import { createStageProcessors } from '../../src/worker/stage-processors.js';
-import { createMetrics } from '../../src/queue/metrics.js';
-import { ROUTES, STAGES, type RunJobData, type StageName } from '../../src/queue/types.js';
+import { createRunFailedHook } from '../../src/hosts/app/stages/run-failed-hook.js';
+import { createStageProcessors } from '../../src/hosts/app/stages/stage-processors.js';
+import { createMetrics } from '../../src/scheduler/metrics.js';
+import { ROUTES, STAGES, type RunJobData, type StageName } from '../../src/runs/types.js';
 
 /** The stages of a fix run: the ones a labelled issue goes through. */
 type FixStage = (typeof ROUTES.fix)[number];
-import { startAutofix } from '../../src/server/start-autofix.js';
+import { startAutofix } from '../../src/hosts/app/start-autofix.js';
 import type { FakeGitHub } from '../../fakes/github/index.js';
 import { startFakeLlmServer } from '../../test/helpers/fake-llm-server.js';
 import { testOctokit } from '../../test/helpers/github-client.js';
@@ -37,7 +37,7 @@ import {
   PR_SUMMARY,
   TRIAGE,
 } from '../../test/helpers/sample-repo.js';
-import { deleteKeys } from '../../src/queue/delete-keys.js';
+import { deleteKeys } from '../../src/scheduler/delete-keys.js';
 import { deliver, labeledPayload } from '../../test/helpers/webhooks.js';
 
 async function until<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {

@@ -1,6 +1,6 @@
 /** The short report `autofix run` prints on stdout when it ends. */
 import { readdirSync } from 'node:fs';
-import type { LocalRunReport } from '../pipeline/run-local.js';
+import type { LocalRunReport } from '../hosts/local/run-local.js';
 import { quote } from 'shell-quote';
 import { keepEnds } from '../text/keep-ends.js';
 

@@ -3,7 +3,7 @@
  * sample issue, as GitHub does when a maintainer adds the label.
  */
 import type { FakeGitHub } from '../../fakes/github/index.js';
-import { WEBHOOK_PATH } from '../server/setup-page.js';
+import { WEBHOOK_PATH } from '../hosts/app/setup-page.js';
 import { DEMO_ISSUE, DEMO_ISSUE_NUMBER, DEMO_OWNER, DEMO_REPO_NAME } from './sample.js';
 import { DEMO_SENDER } from './start-demo-app.js';
 

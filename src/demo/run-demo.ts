@@ -6,7 +6,7 @@
 import { createLogger } from '../logger.js';
 import { runGit } from '../git/run-git.js';
 import type { ProgressEvent } from '../pipeline/ports.js';
-import { runLocal, type LocalRunReport } from '../pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../hosts/local/run-local.js';
 import { testsBrokenBeforeRepair } from './demo-llm.js';
 import { setUpDemo, shellQuote, type DemoOptions } from './demo-setup.js';
 import { DEMO_FILE, DEMO_ISSUE, DEMO_ISSUE_NUMBER, DEMO_VALIDATE } from './sample.js';

@@ -9,10 +9,10 @@ import { startFakeGitHub, type FakeGitHub } from '../../fakes/github/index.js';
 import { createRedactor } from '../artifacts/redact.js';
 import { checkSandbox, operatorSandbox, type SandboxPolicy } from '../exec/index.js';
 import { createLogger } from '../logger.js';
-import { createMetrics } from '../queue/metrics.js';
-import { startAutofix, type AutofixServer } from '../server/start-autofix.js';
-import { createRunFailedHook } from '../worker/run-failed-hook.js';
-import { createStageProcessors } from '../worker/stage-processors.js';
+import { createMetrics } from '../scheduler/metrics.js';
+import { startAutofix, type AutofixServer } from '../hosts/app/start-autofix.js';
+import { createRunFailedHook } from '../hosts/app/stages/run-failed-hook.js';
+import { createStageProcessors } from '../hosts/app/stages/stage-processors.js';
 import type { DemoSetup } from './demo-setup.js';
 import { DEMO_CONFIG, DEMO_ISSUE, DEMO_ISSUE_NUMBER } from './sample.js';
 

@@ -8,7 +8,7 @@
  * never adds a second one).
  */
 import type { Logger } from '../logger.js';
-import type { Annotation } from '../text/annotations.js';
+import type { Annotation } from '../verdict/annotations.js';
 import type { VerdictConclusion, VerdictInput } from '../verdict/decide-verdict.js';
 import { renderVerdict } from '../verdict/render-verdict.js';
 import type { GitHubClient, RepoCoords } from './types.js';

@@ -3,8 +3,8 @@
  * do next, and a redacted excerpt. Every user-facing failure says all four (STYLE.md).
  */
 import type { ErrorCode, ErrorShape } from '../errors.js';
-import { clip, cell, codeSpan, fence, runMarker } from './markdown.js';
-import { neutralizeMarkdown, type NeutralizeOptions } from './neutralize-markdown.js';
+import { clip, cell, codeSpan, fence, runMarker } from '../text/markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from '../text/neutralize-markdown.js';
 import type { RepoCoords } from './types.js';
 
 export interface FailureCommentInput {

@@ -2,8 +2,8 @@
  * The one status comment per run (pure): stage table, risk, plan, files, validation, PR link,
  * tokens and cost. Edited in place as each stage finishes, so maintainers watch one comment.
  */
-import { cell, codeSpan, formatDuration, runMarker } from './markdown.js';
-import { neutralizeMarkdown, type NeutralizeOptions } from './neutralize-markdown.js';
+import { cell, codeSpan, formatDuration, runMarker } from '../text/markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from '../text/neutralize-markdown.js';
 import type { RepoCoords, StageStatus, StatusFacts, ValidationRow } from './types.js';
 
 export interface StatusCommentInput {

@@ -6,7 +6,7 @@
 import type { ErrorShape } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { addLabels, ensureLabel, FAILED_LABEL } from './labels.js';
-import { runMarker } from './markdown.js';
+import { runMarker } from '../text/markdown.js';
 import { postOnce } from './post-once.js';
 import { addReaction } from './reactions.js';
 import { renderFailureComment } from './render-failure-comment.js';

@@ -1,11 +1,11 @@
 /**
  * The run's status comment on GitHub: its facts, how they render, and the calls that find it by
  * its hidden marker, create it and edit it in place (when is the publisher's business:
- * queue/status-publisher.ts). Every call is best effort — a failed edit is logged and never fails
+ * runs/status-publisher.ts). Every call is best effort — a failed edit is logged and never fails
  * the run.
  */
 import type { Logger } from '../logger.js';
-import { runMarker } from './markdown.js';
+import { runMarker } from '../text/markdown.js';
 import { findCommentByMarker } from './post-once.js';
 import { renderStatusComment } from './render-status-comment.js';
 import type { GitHubClient, RepoCoords, StageStatus, StatusFacts, StatusPatch } from './types.js';

@@ -4,7 +4,7 @@ import { findPathViolations } from '../edits/index.js';
 import { pathPolicyError } from '../edits/path-policy-error.js';
 import type { PathPolicy } from '../edits/index.js';
 import { checkIgnore } from '../git/check-ignore.js';
-import { disarmClosingReferences } from '../github/neutralize-inline.js';
+import { disarmClosingReferences } from '../text/neutralize-inline.js';
 import { formatCommitMessage } from '../git/commit-message.js';
 import { commitChanges } from '../git/commit.js';
 import type { GitIdentity } from '../git/identity.js';

@@ -22,7 +22,7 @@ import {
   SUBJECT_MAX_LENGTH,
   subjectPrefix,
 } from '../git/commit-message.js';
-import { disarmClosingReferences } from '../github/neutralize-inline.js';
+import { disarmClosingReferences } from '../text/neutralize-inline.js';
 
 export interface CommitDescriptionInput {
   plan: Pick<FixPlan, 'commit_type' | 'scope' | 'plan_steps'> & { commit_subject?: string };

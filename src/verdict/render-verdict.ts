@@ -3,9 +3,9 @@
  * run's facts) and the failing commands' output tails, each within the character limit given
  * (GitHub's, for a check run), and the annotations.
  */
-import type { Annotation } from '../text/annotations.js';
-import { cell, codeSpan } from '../github/markdown.js';
-import { neutralizeMarkdown, type NeutralizeOptions } from '../github/neutralize-markdown.js';
+import type { Annotation } from './annotations.js';
+import { cell, codeSpan } from '../text/markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from '../text/neutralize-markdown.js';
 import {
   decideVerdict,
   type Verdict,

@@ -7,7 +7,7 @@ import {
   MAX_ANNOTATIONS,
   parseAnnotations,
   type Annotation,
-} from '../text/annotations.js';
+} from './annotations.js';
 import { plainPath, type Verdict, type VerdictInput } from './decide-verdict.js';
 import { short } from './verdict-sections.js';
 

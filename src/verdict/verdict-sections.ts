@@ -4,7 +4,7 @@
  * test names, amendment reasons, output) is shown, not acted on: code spans and fences, or
  * `text` (neutralised Markdown).
  */
-import { cell, codeSpan, fence, formatDuration } from '../github/markdown.js';
+import { cell, codeSpan, fence, formatDuration } from '../text/markdown.js';
 import { tailOf } from '../text/keep-ends.js';
 import { plainOutput } from '../text/terminal-text.js';
 import {

@@ -11,7 +11,7 @@ import type {
   StageOutcome,
   StageOutputMap,
   StageProcessors,
-} from '../../src/queue/types.js';
+} from '../../src/runs/types.js';
 
 export type StageFn<S extends StageName = StageName> = (
   job: RunJobData,

@@ -2,7 +2,7 @@ import { readSettings, requireSettings, withoutSecrets } from '../../config/env.
 import { scrubSecrets } from '../../config/scrub-secrets.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { createLogger } from '../../logger.js';
-import { runCodeCommit } from '../../modes/code-commit/run-code-commit.js';
+import { runCodeCommit } from '../../hosts/modes/code-commit/run-code-commit.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 
 export interface CodeCommitFlags {

@@ -36,7 +36,7 @@ export async function run(flags: RunFlags, command: Command): Promise<void> {
     const progress = createProgressPrinter(process.stderr);
     // The first line before the pipeline's modules load (the LLM client, the sandbox, git).
     progress.onEvent({ stage: 'workspace', status: 'start', message: `checking ${flags.repo}` });
-    const { readIssueFile, runLocal } = await import('../../pipeline/run-local.js');
+    const { readIssueFile, runLocal } = await import('../../hosts/local/run-local.js');
     const issueText = flags.issueFile ? readIssueFile(flags.issueFile) : (flags.issue ?? '');
     const report = await runLocal(
       {

@@ -10,17 +10,17 @@ import {
 import { scrubSecrets } from '../../config/scrub-secrets.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
-import { createRunFailedHook } from '../../worker/run-failed-hook.js';
-import { createStageProcessors } from '../../worker/stage-processors.js';
-import { checkRedis } from '../../queue/check-redis.js';
-import { createMetrics, type AppMetrics } from '../../queue/metrics.js';
-import { healthz } from '../../server/healthz.js';
-import { startSetupServer } from '../../server/setup-mode.js';
+import { createRunFailedHook } from '../../hosts/app/stages/run-failed-hook.js';
+import { createStageProcessors } from '../../hosts/app/stages/stage-processors.js';
+import { checkRedis } from '../../scheduler/check-redis.js';
+import { createMetrics, type AppMetrics } from '../../scheduler/metrics.js';
+import { healthz } from '../../hosts/app/healthz.js';
+import { startSetupServer } from '../../hosts/app/setup-mode.js';
 import {
   startAutofix,
   type AutofixServer,
   type AutofixServerOptions,
-} from '../../server/start-autofix.js';
+} from '../../hosts/app/start-autofix.js';
 import type { WorkerFlags } from '../commands/worker-flags.js';
 import { sandboxAtStart } from '../sandbox-at-start.js';
 import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';

@@ -2,7 +2,7 @@ import { readSettings, withoutSecrets } from '../../config/env.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { createLogger } from '../../logger.js';
-import { runWorkOrder } from '../../modes/work-order/run-work-order.js';
+import { runWorkOrder } from '../../hosts/modes/work-order/run-work-order.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 
 export interface WorkOrderFlags {

@@ -1,7 +1,7 @@
 /** What `serve` and `worker` do with their shared flags once they run (see `commands/worker-flags.ts`). */
-import type { RateLimit } from '../../queue/installation-limiter.js';
-import { parseConcurrency, parseRateLimit, parseSeconds } from '../../queue/worker-options.js';
-import type { StageConcurrency } from '../../queue/worker-pool.js';
+import type { RateLimit } from '../../scheduler/installation-limiter.js';
+import { parseConcurrency, parseRateLimit, parseSeconds } from '../../scheduler/worker-options.js';
+import type { StageConcurrency } from '../../scheduler/worker-pool.js';
 import type { WorkerFlags } from '../commands/worker-flags.js';
 import { EXIT } from '../exit-codes.js';
 

@@ -12,8 +12,8 @@ import type {
   ReproductionOutput,
   TriageResult,
 } from '../../contracts.js';
-import { codeSpan } from '../../github/markdown.js';
-import { neutralizeMarkdown, type NeutralizeOptions } from '../../github/neutralize-markdown.js';
+import { codeSpan } from '../../text/markdown.js';
+import { neutralizeMarkdown, type NeutralizeOptions } from '../../text/neutralize-markdown.js';
 import type { RepoCoords } from '../../github/types.js';
 import { fence } from '../../llm/quote-untrusted.js';
 

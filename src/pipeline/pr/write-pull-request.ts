@@ -1,7 +1,7 @@
 /** PR stage: the LLM writes the summary paragraph; everything else is the deterministic template. */
 import type { Commit, FixPlan, ReproductionOutput, TriageResult } from '../../contracts.js';
 import { isAutofixError } from '../../errors.js';
-import { codeSpan } from '../../github/markdown.js';
+import { codeSpan } from '../../text/markdown.js';
 import { prSummarySchema } from '../../llm/schemas.js';
 import { askAgent } from '../ask-agent.js';
 import type { CodeResult } from '../code/run-code-agent.js';

@@ -1,7 +1,7 @@
 /**
  * What a stage function receives (the stage table, `stage-table.ts`): the run's facts, what the
  * earlier stages produced, and its I/O as ports. The in-process runner (`run-stages.ts`, for
- * `autofix run`) and the BullMQ adapter (`src/worker/`) each build it their own way: one
+ * `autofix run`) and the BullMQ adapter (`src/hosts/app/stages/`) each build it their own way: one
  * workspace for the whole run, or one per stage job.
  */
 import type { Redactor } from '../../artifacts/redact.js';

@@ -2,7 +2,7 @@
  * The pipeline, defined once: each stage's function, typed by `StageOutputMap` (`contracts.ts`).
  * A run goes through the stages of its route (`ROUTES`: `fix` for every fix, `verify` for a
  * re-run of a PR's verification). The in-process runner (`run-stages.ts`) and the BullMQ adapter
- * (`src/worker/`) both run this table. Adding a stage: its name in `STAGES` and on a route, its
+ * (`src/hosts/app/stages/`) both run this table. Adding a stage: its name in `STAGES` and on a route, its
  * output type in `StageOutputMap`, its function here — the compiler points at whichever is missing.
  *
  * Publish last: the code stage keeps its commit on the run's private ref; only the `pr` stage,

@@ -27,7 +27,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSettings } from '../../../src/config/env.js';
-import type { AutofixServer } from '../../../src/server/start-autofix.js';
+import type { AutofixServer } from '../../../src/hosts/app/start-autofix.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {

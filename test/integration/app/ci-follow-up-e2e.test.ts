@@ -6,7 +6,7 @@
  * failure after it stops the follow-up with one note.
  */
 import { Queue } from 'bullmq';
-import { TRIGGER_QUEUE } from '../../../src/queue/trigger-types.js';
+import { TRIGGER_QUEUE } from '../../../src/intake/trigger-types.js';
 import { actionsLog } from '../../helpers/actions-log.js';
 import { FIX_DIFF, PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js';
 import { ciCompletedPayload, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { AutofixError } from '../../../src/errors.js';
-import type { RunFailure, RunJobData } from '../../../src/queue/types.js';
+import type { RunFailure, RunJobData } from '../../../src/runs/types.js';
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { REDIS_URL, startHarness, waitFor, type Harness } from './harness.js';
 

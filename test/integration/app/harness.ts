@@ -3,8 +3,8 @@
  * GitHub, driven through its HTTP endpoint with signed deliveries.
  */
 import { Redis } from 'ioredis';
-import { deleteKeys } from '../../../src/queue/delete-keys.js';
-import { runLockPrefix } from '../../../src/queue/run-registry.js';
+import { deleteKeys } from '../../../src/scheduler/delete-keys.js';
+import { runLockPrefix } from '../../../src/runs/run-registry.js';
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,16 +16,16 @@ import { createSampleRepo, type SampleRepo } from '../../helpers/sample-repo.js'
 import { Queue, type Job } from 'bullmq';
 import { createRedactor, type Redactor } from '../../../src/artifacts/redact.js';
 import type { Settings } from '../../../src/config/env.js';
-import { createRunFailedHook } from '../../../src/worker/run-failed-hook.js';
-import { createStageProcessors } from '../../../src/worker/stage-processors.js';
+import { createRunFailedHook } from '../../../src/hosts/app/stages/run-failed-hook.js';
+import { createStageProcessors } from '../../../src/hosts/app/stages/stage-processors.js';
 import type { StageTable } from '../../../src/pipeline/stages/stage-fn.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
-import { createMetrics, type AppMetrics } from '../../../src/queue/metrics.js';
-import type { RetryPolicy } from '../../../src/queue/stage-queues.js';
-import type { RunFailedHook, RunJobData, StageName } from '../../../src/queue/types.js';
-import { TRIGGER_QUEUE, type TriggerJobData } from '../../../src/queue/trigger-types.js';
-import { startAutofix, type AutofixServer } from '../../../src/server/start-autofix.js';
-import type { WorkerSettings } from '../../../src/server/worker-runtime.js';
+import { createMetrics, type AppMetrics } from '../../../src/scheduler/metrics.js';
+import type { RetryPolicy } from '../../../src/scheduler/stage-queues.js';
+import type { RunFailedHook, RunJobData, StageName } from '../../../src/runs/types.js';
+import { TRIGGER_QUEUE, type TriggerJobData } from '../../../src/intake/trigger-types.js';
+import { startAutofix, type AutofixServer } from '../../../src/hosts/app/start-autofix.js';
+import type { WorkerSettings } from '../../../src/hosts/app/worker-runtime.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { testOctokit } from '../../helpers/github-client.js';
 import { createTestStages, type StageFns, type TestStages } from '../../helpers/test-stages.js';

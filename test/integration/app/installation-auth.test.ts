@@ -5,7 +5,7 @@
  */
 import { createInstallationAuth } from '../../../src/github/installation-auth.js';
 import { createLogger } from '../../../src/logger.js';
-import { probotClass } from '../../../src/server/probot-class.js';
+import { probotClass } from '../../../src/hosts/app/probot-class.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { testOctokit } from '../../helpers/github-client.js';
 import { generateAppKeyPair } from '../../helpers/webhooks.js';

@@ -1,5 +1,5 @@
 /**
- * The open-PR check at intake (`src/webhooks/find-open-issue-pull.ts`) counts only a pull
+ * The open-PR check at intake (`src/intake/find-open-issue-pull.ts`) counts only a pull
  * request from a branch of the repository itself. A fork's PR from a branch of the same name is
  * not the issue's open PR even when the app's account opened it (the same app, installed on the
  * fork too, opened it from there), as GitHub tells them apart: by `head.repo`.

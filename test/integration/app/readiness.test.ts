@@ -5,7 +5,7 @@
  */
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { readinessProbe } from '../../../src/server/readyz.js';
+import { readinessProbe } from '../../../src/hosts/app/readyz.js';
 import { labeledPayload, sign, WEBHOOK_PATH } from '../../helpers/webhooks.js';
 import { startCaptured, type CapturedProcess } from './captured-log.js';
 import { SECRET, waitFor } from './harness.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createLogger } from '../../../src/logger.js';
-import { probotClass } from '../../../src/server/probot-class.js';
+import { probotClass } from '../../../src/hosts/app/probot-class.js';
 import {
   nextCursor,
   octokitHookDeliveries,
@@ -13,7 +13,7 @@ import {
   reconcileKeys,
   type AppOctokit,
   type ReconcileOptions,
-} from '../../../src/server/reconcile-deliveries.js';
+} from '../../../src/hosts/app/reconcile-deliveries.js';
 import {
   startFakeGitHub,
   type FakeDeliverySpec,

@@ -2,7 +2,7 @@
  * `serve` and `worker` warn at start when Redis answers a client that sends no password, and stay
  * quiet (and work) when Redis requires one that REDIS_URL carries.
  */
-import { checkRedis } from '../../../src/queue/check-redis.js';
+import { checkRedis } from '../../../src/scheduler/check-redis.js';
 import { startCaptured, type CapturedProcess } from './captured-log.js';
 import { REDIS_URL, SECRET } from './harness.js';
 import { startOwnRedis, type OwnRedis } from './own-redis.js';

@@ -1,18 +1,18 @@
 /**
- * The background status publisher (src/queue/status-publisher.ts) against real Redis: what the
+ * The background status publisher (src/runs/status-publisher.ts) against real Redis: what the
  * comment finally shows is the newest version whatever order the edits land in, one worker
  * creates it, and a run over before `createAfterMs` gets it once, with its final state.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { silentLogger } from '../../../src/logger.js';
-import { deleteKeys } from '../../../src/queue/delete-keys.js';
+import { deleteKeys } from '../../../src/scheduler/delete-keys.js';
 import {
   createStatusPublisher,
   statusRevision,
   type StatusTarget,
   type StatusVersion,
-} from '../../../src/queue/status-publisher.js';
+} from '../../../src/runs/status-publisher.js';
 import { REDIS_URL } from './harness.js';
 
 /** One comment on a fake GitHub: every create and edit, with an edit's delay before it lands. */

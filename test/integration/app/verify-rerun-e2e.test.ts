@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { TRIGGER_QUEUE } from '../../../src/queue/trigger-types.js';
+import { TRIGGER_QUEUE } from '../../../src/intake/trigger-types.js';
 import { FIX_DIFF, PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js';
 import { cloneRepo } from '../../helpers/repo-builder.js';
 import { generateAppKeyPair, labeledPayload, rerequestedPayload } from '../../helpers/webhooks.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bridgeArgv } from '../../../src/exec/egress/bridge-source.js';
 import { startEgressProxy, type EgressProxy } from '../../../src/exec/egress/egress-proxy.js';
-import { freePort } from '../../../src/server/free-port.js';
+import { freePort } from '../../../src/hosts/app/free-port.js';
 
 interface Run {
   code: number | null;

@@ -6,7 +6,7 @@
  * answer ("... rest unchanged") is refused and asked again.
  */
 import { silentLogger } from '../../../src/logger.js';
-import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer, RecordedRequest } from '../../helpers/fake-llm-server.js';
 import {
   startLocalRunEnv,

@@ -11,7 +11,7 @@ import { printRunReport } from '../../../src/bin/print-run-report.js';
 import type { Settings } from '../../../src/config/env.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { ProgressEvent } from '../../../src/pipeline/ports.js';
-import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {
   startLocalRunEnv,

@@ -23,7 +23,7 @@ import { RunFailure, runStages } from '../../../src/pipeline/run-stages.js';
 import type { StageEnv } from '../../../src/pipeline/stages/stage-env.js';
 import type { StageTable } from '../../../src/pipeline/stages/stage-fn.js';
 import { PIPELINE } from '../../../src/pipeline/stages/stage-table.js';
-import type { AutofixServer } from '../../../src/server/start-autofix.js';
+import type { AutofixServer } from '../../../src/hosts/app/start-autofix.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {

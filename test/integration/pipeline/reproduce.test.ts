@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLogger } from '../../../src/logger.js';
-import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {
   startLocalRunEnv,

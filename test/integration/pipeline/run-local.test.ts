@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { printRunReport } from '../../../src/bin/print-run-report.js';
 import { readSettings, type Settings } from '../../../src/config/env.js';
 import { silentLogger } from '../../../src/logger.js';
-import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {
   startLocalRunEnv,

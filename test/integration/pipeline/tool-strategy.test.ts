@@ -8,7 +8,7 @@
  */
 import { silentLogger } from '../../../src/logger.js';
 import { forgetToolSupport } from '../../../src/llm/tool-support.js';
-import { runLocal, type LocalRunReport } from '../../../src/pipeline/run-local.js';
+import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import { createHostileWorld, leakedCanaries } from '../../helpers/hostile-entries.js';
 import {

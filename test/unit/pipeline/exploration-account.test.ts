@@ -1,7 +1,7 @@
 /** What the bot looked at, where maintainers look: the PR body's section and the status line. */
 import type { Exploration } from '../../../src/contracts.js';
 import { explorationSection } from '../../../src/pipeline/pr/render-pr-body.js';
-import { statusOfStage } from '../../../src/worker/status-of-stage.js';
+import { statusOfStage } from '../../../src/runs/status-of-stage.js';
 
 const EXPLORATION: Exploration = {
   steps: [

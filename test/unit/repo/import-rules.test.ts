@@ -1,9 +1,10 @@
 /**
- * The folder rules the architecture depends on, checked on the source: intake (`webhooks/`) and
- * the queue (`queue/`) import nothing from `pipeline/` or `worker/`; the pipeline (the stage
- * table and its in-process runner) nothing from the queue, its adapter (`worker/`) or the
- * servers; the leaf folders (`text/`, `edits/`, `llm/`, `git/`, `exec/`, `context/`,
- * `artifacts/`, `secrets/`) import no orchestration; `test-output/` imports nothing but `text/`.
+ * The folder rules the architecture depends on (docs/ARCHITECTURE.md's table), checked on the
+ * source. Orchestration — `intake/` (triggers to runs), `runs/` (a run's record, ending and
+ * status), `scheduler/` (queues, workers, the stage job), `pipeline/` (the stage table), `hosts/`
+ * (the processes: the app, the CLI's local runner, the local modes) and `bin/` — sits above the
+ * libraries and adapters, which import none of it. Within orchestration, each layer imports only
+ * those below it: runs ← scheduler ← intake ← hosts, and the pipeline knows no queue.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -25,17 +26,16 @@ function importedPaths(file: string): string[] {
   );
 }
 
-/** The top-level folders of `src/` a file imports from (relative imports only). */
+/** The folders of `src/` a file imports from (relative imports only); `hosts/` by host. */
 function importedFolders(file: string): string[] {
   const folders = new Set<string>();
   for (const target of importedPaths(file)) {
-    const top = relative(SRC, target).split('/')[0]!;
-    if (!top.startsWith('..')) folders.add(top);
+    const parts = relative(SRC, target).split('/');
+    const top = parts[0] === 'hosts' ? `hosts/${parts[1]}` : parts[0]!;
+    if (!top.startsWith('..') && parts.length > 1) folders.add(top);
   }
   return [...folders];
 }
-
-const inside = (root: string, path: string): boolean => !relative(root, path).startsWith('..');
 
 /** Every folder of `src/` but those named. */
 function foldersBut(...kept: string[]): string[] {
@@ -44,41 +44,45 @@ function foldersBut(...kept: string[]): string[] {
     .map((e) => e.name);
 }
 
+const inside = (root: string, path: string): boolean => !relative(root, path).startsWith('..');
+
+const HOSTS = ['hosts/app', 'hosts/local', 'hosts/modes'];
+const ORCHESTRATION = ['pipeline', 'intake', 'runs', 'scheduler', ...HOSTS, 'bin'];
+const IO = ['github', 'git', 'exec', 'llm'];
+
 const RULES: [string, string[]][] = [
-  ['webhooks', ['pipeline', 'worker', 'server', 'bin']],
-  ['queue', ['pipeline', 'worker', 'server', 'bin', 'webhooks']],
-  // The stage table knows nothing of BullMQ: `worker/` adapts it to the queue.
-  ['pipeline', ['queue', 'worker', 'webhooks', 'server', 'bin']],
-  ['text', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'git', 'exec', 'llm']],
-  ['edits', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
-  ['llm', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec']],
-  ['git', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
-  ['exec', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm']],
-  ['context', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
-  ['artifacts', ['pipeline', 'queue', 'webhooks', 'server', 'bin']],
-  // The model's tools reach tests and edits only through the ports they are given.
-  ['tools', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec', 'worker']],
-  // The loop drives the model and the tools; the stage decides what its ports do.
-  ['agent-loop', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'exec', 'worker']],
-  // The one reader of a checkout: a leaf that knows nothing of what it reads for.
-  [
-    'repo-files',
-    ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'context', 'edits', 'exec'],
-  ],
-  ['secrets', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'exec']],
-  // GitHub's calls and texts: the queue and the stages use them, never the other way round.
-  ['github', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'worker']],
-  // Settings read once: nothing that does I/O for a run.
-  [
-    'config',
-    ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'github', 'llm', 'exec', 'git', 'worker'],
-  ],
-  // The local modes (code-commit, work-order) run beside the app, never through it.
-  ['modes', ['queue', 'webhooks', 'server', 'bin', 'worker', 'github']],
-  // Runner output read once: pure text in, reports out.
+  // A run's record, its ending and its status: below the queues that carry it.
+  ['runs', ['pipeline', 'intake', 'scheduler', ...HOSTS, 'bin']],
+  ['scheduler', ['pipeline', 'intake', ...HOSTS, 'bin']],
+  ['intake', ['pipeline', ...HOSTS, 'bin']],
+  // The stage table knows nothing of BullMQ: `hosts/app/stages/` adapts it to the queue.
+  ['pipeline', ['intake', 'runs', 'scheduler', ...HOSTS, 'bin']],
+  // The app's process, the CLI's runner and the local modes run beside each other, never through one another.
+  ['hosts/app', ['hosts/local', 'hosts/modes', 'bin']],
+  ['hosts/local', ['intake', 'runs', 'scheduler', 'hosts/app', 'hosts/modes', 'bin', 'github']],
+  ['hosts/modes', ['intake', 'runs', 'scheduler', 'hosts/app', 'hosts/local', 'bin', 'github']],
+  ['text', [...ORCHESTRATION, ...IO, 'test-output', 'verdict']],
+  // Runner output read once, pure: nothing but text helpers.
   ['test-output', foldersBut('text', 'test-output')],
   // The verdict on a change: the stages and the check run use it, never the other way round.
-  ['verdict', ['pipeline', 'queue', 'webhooks', 'server', 'bin', 'worker', 'llm', 'git']],
+  ['verdict', [...ORCHESTRATION, 'llm', 'git']],
+  ['edits', [...ORCHESTRATION, 'github', 'llm']],
+  ['llm', [...ORCHESTRATION, 'github', 'exec']],
+  ['git', [...ORCHESTRATION, 'github', 'llm']],
+  ['exec', [...ORCHESTRATION, 'github', 'llm']],
+  ['context', ORCHESTRATION],
+  ['artifacts', ORCHESTRATION],
+  // The model's tools reach tests and edits only through the ports they are given.
+  ['tools', [...ORCHESTRATION, 'github', 'exec']],
+  // The loop drives the model and the tools; the stage decides what its ports do.
+  ['agent-loop', [...ORCHESTRATION, 'github', 'exec']],
+  // The one reader of a checkout: a leaf that knows nothing of what it reads for.
+  ['repo-files', [...ORCHESTRATION, 'github', 'llm', 'context', 'edits', 'exec']],
+  ['secrets', [...ORCHESTRATION, 'github', 'llm', 'exec']],
+  // GitHub's calls and texts: the runs and the stages use them, never the other way round.
+  ['github', ORCHESTRATION],
+  // Settings read once: nothing that does I/O for a run.
+  ['config', [...ORCHESTRATION, ...IO]],
 ];
 
 describe('import rules between folders', () => {
@@ -92,13 +96,25 @@ describe('import rules between folders', () => {
   });
 
   it('reads imports as the compiler does (the check itself sees a known import)', () => {
-    expect(importedFolders(join(SRC, 'webhooks/admit-trigger.ts'))).toContain('text');
+    expect(importedFolders(join(SRC, 'intake/admit-trigger.ts'))).toContain('text');
+    expect(importedFolders(join(SRC, 'hosts/app/stages/stage-processors.ts'))).toContain(
+      'pipeline',
+    );
   });
 
   it('forbids test-output/ every other folder (the rule lists real folders)', () => {
     const forbidden = RULES.find(([folder]) => folder === 'test-output')![1];
     expect(forbidden).toEqual(expect.arrayContaining(['github', 'exec', 'pipeline', 'verdict']));
     expect(forbidden).not.toContain('text');
+  });
+
+  it('covers every folder of src/ (a new folder gets a rule or a reason)', () => {
+    const unruled = ['demo', 'bin', 'hosts'];
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !unruled.includes(e.name))
+      .map((e) => e.name);
+    const ruled = new Set(RULES.map(([f]) => f.split('/')[0]));
+    expect(folders.filter((f) => !ruled.has(f))).toEqual([]);
   });
 });
 

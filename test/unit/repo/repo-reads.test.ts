@@ -28,11 +28,11 @@ const NOT_THE_REPOSITORY: Record<string, string> = {
   'git/scrub-mirror.ts': "reads the bot's mirror's git data to clean it, never for a prompt",
   'git/worktree-pool.ts': "reads the bot's worktree pool records",
   'llm/load-agent.ts': 'reads the agents shipped with Autofix',
-  'modes/load-mode-agent.ts': 'reads the agents shipped with Autofix',
-  'modes/work-order/read-work-order.ts': 'reads the work order file the operator names',
+  'hosts/modes/load-mode-agent.ts': 'reads the agents shipped with Autofix',
+  'hosts/modes/work-order/read-work-order.ts': 'reads the work order file the operator names',
   'pipeline/code/code-workspace.ts': 'reads the cached baseline in the workdir',
-  'pipeline/run-local.ts': "reads --issue-file and lists the run's artifacts folder",
-  'server/setup-page.ts': 'reads app.yml, shipped with Autofix or the operator’s',
+  'hosts/local/run-local.ts': "reads --issue-file and lists the run's artifacts folder",
+  'hosts/app/setup-page.ts': 'reads app.yml, shipped with Autofix or the operator’s',
 };
 
 /** What reads a file, a folder or a link (writes, `stat`, `lstat` and `realpath` do not). */

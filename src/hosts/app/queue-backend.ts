@@ -1,0 +1,68 @@
+/**
+ * The Redis side shared by web and worker processes: one producer connection (fails fast when
+ * Redis is away, so intake can answer 503 instead of queueing commands in memory), the stage
+ * queues and the run registry. Checked first: Redis must answer and must not evict keys.
+ */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { DEFAULT_ADMISSION_RETRY } from '../../intake/admission-worker.js';
+import { checkRedis, type RedisCheck } from '../../scheduler/check-redis.js';
+import { createRunRegistry, type RunRegistry } from '../../runs/run-registry.js';
+import {
+  closeStageQueues,
+  createStageQueues,
+  jobOptions,
+  type RetryPolicy,
+  type StageQueues,
+} from '../../scheduler/stage-queues.js';
+import { TRIGGER_QUEUE, type TriggerJobData } from '../../intake/trigger-types.js';
+
+export interface QueueBackend {
+  redis: Redis;
+  queues: StageQueues;
+  /** Triggers waiting for admission (the first job of every run). */
+  triggers: Queue<TriggerJobData>;
+  registry: RunRegistry;
+  check: RedisCheck;
+  close(): Promise<void>;
+}
+
+export async function openQueueBackend(options: {
+  redisUrl: string;
+  prefix: string;
+  retry?: RetryPolicy;
+  admissionRetry?: RetryPolicy;
+}): Promise<QueueBackend> {
+  const check = await checkRedis(options.redisUrl);
+  const redis = new Redis(options.redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3000,
+    // Concurrent deliveries' commands leave in one write instead of one each.
+    enableAutoPipelining: true,
+  });
+  redis.on('error', () => undefined); // reconnects on its own; callers see failed commands
+  await redis.connect();
+  const queues = createStageQueues(redis, options.prefix, options.retry);
+  const triggers = new Queue<TriggerJobData>(TRIGGER_QUEUE, {
+    connection: redis,
+    prefix: options.prefix,
+    // Kept 3 days (GitHub's redelivery window): a redelivered trigger finds its job and adds none.
+    defaultJobOptions: {
+      ...jobOptions(options.admissionRetry ?? DEFAULT_ADMISSION_RETRY),
+      removeOnComplete: { age: 3 * 24 * 3600, count: 20_000 },
+    },
+  });
+  return {
+    redis,
+    queues,
+    triggers,
+    registry: createRunRegistry(redis, options.prefix),
+    check,
+    async close() {
+      await Promise.all([closeStageQueues(queues), triggers.close()]);
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * What every app stage needs around the stage functions: an LLM client whose budget is what the
+ * run has left, a workspace of the repository opened with a freshly minted installation token,
+ * and the repository's agent overrides read at the base.
+ */
+import type { Redactor } from '../../../artifacts/redact.js';
+import type { Settings } from '../../../config/env.js';
+import { stageModelOf } from '../../../config/repo-config.js';
+import type { SandboxPolicy } from '../../../exec/index.js';
+import { checkoutBranchTip } from '../../../git/branch.js';
+import {
+  closeWorkspace,
+  openWorkspace,
+  type Workspace,
+  type WorkspaceOptions,
+} from '../../../git/workspace.js';
+import { createConfiguredLlm } from '../../../llm/create-configured-llm.js';
+import type { LlmClient } from '../../../llm/create-llm-client.js';
+import type { OverrideReader } from '../../../llm/load-agent.js';
+import type { Logger } from '../../../logger.js';
+import { snapshotOverrides } from '../../../pipeline/snapshot-overrides.js';
+import type { AppMetrics } from '../../../scheduler/metrics.js';
+import type { RunJobData, StageContext, StageName } from '../../../runs/types.js';
+
+export interface AppStageDeps {
+  settings: Settings;
+  log: Logger;
+  metrics: AppMetrics;
+  redact: Redactor;
+  /** The operator's sandbox (`serve`/`worker` build it once and self-test it at start). */
+  sandbox?: SandboxPolicy;
+  /**
+   * Scrubbed worktrees parked per repository for later jobs (src/git/worktree-pool.ts): a warm
+   * job then rewrites only what changed instead of checking out every file (bench:workspace).
+   * Default 2, the default code-stage concurrency; 0 removes every worktree when its job ends.
+   */
+  recycleWorktrees?: number;
+}
+
+export function modelFor(job: RunJobData, settings: Settings, stage: StageName): string {
+  return stageModelOf(job.config.models, stage, settings.model);
+}
+
+/** An LLM client for one stage: the run's remaining budget, tokens counted into /metrics. */
+export function stageLlm(job: RunJobData, stage: StageName, deps: AppStageDeps): LlmClient {
+  const used = job.status.usage?.totalTokens ?? 0;
+  const llm = createConfiguredLlm(deps.settings, {
+    budget: Math.max(1, job.config.token_budget - used),
+    redact: deps.redact,
+    log: deps.log,
+    onTranscript: (entry) => {
+      if (!entry.usage) return;
+      deps.metrics.llmTokens.inc(
+        { stage, model: entry.model, kind: 'prompt' },
+        entry.usage.promptTokens,
+      );
+      deps.metrics.llmTokens.inc(
+        { stage, model: entry.model, kind: 'completion' },
+        entry.usage.completionTokens,
+      );
+    },
+  });
+  return llm;
+}
+
+/** The run's usage after this stage, for the status comment (and the next stage's budget). */
+export function usageAfter(
+  job: RunJobData,
+  llm: LlmClient,
+): { totalTokens: number; costUsd: number } {
+  const totals = llm.usage.totals();
+  return {
+    totalTokens: (job.status.usage?.totalTokens ?? 0) + totals.totalTokens,
+    costUsd: (job.status.usage?.costUsd ?? 0) + totals.cost,
+  };
+}
+
+/**
+ * Triage fetches (it pins the base); the code stage fetches to see the bot branch as it is now;
+ * triage and plan of a feedback run read the PR branch, so they fetch too. The other stages work
+ * from the pinned base (and the kept commit) that this worker usually has already.
+ */
+function fetchPolicy(job: RunJobData, stage: StageName): 'always' | 'if-missing' {
+  // `verify` reads the PR's head as the remote has it now.
+  if (stage === 'triage' || stage === 'code' || stage === 'verify') return 'always';
+  return stage === 'plan' && job.facts.feedback ? 'always' : 'if-missing';
+}
+
+/** A workspace of the run's repository for one job of the run (`jobId`: its directory). */
+export function runWorkspaceOptions(
+  job: RunJobData,
+  deps: AppStageDeps,
+  jobId: string,
+  token: string,
+  log: Logger,
+): WorkspaceOptions {
+  return {
+    workdir: deps.settings.workdir,
+    repo: job.repository.fullName,
+    remoteUrl: job.repository.cloneUrl,
+    baseBranch: job.repository.defaultBranch,
+    branchPrefix: job.config.branch_prefix,
+    jobId,
+    token,
+    logger: log,
+  };
+}
+
+export async function withStageWorkspace<T>(
+  job: RunJobData,
+  ctx: StageContext,
+  deps: AppStageDeps,
+  fn: (ws: Workspace, io: { token: string; readOverride: OverrideReader }) => Promise<T>,
+): Promise<T> {
+  const token = await ctx.getInstallationToken();
+  deps.redact.add(token);
+  const ws = await openWorkspace({
+    ...runWorkspaceOptions(job, deps, `${job.runId}-${ctx.stage}`, token, ctx.log),
+    recycleWorktrees: deps.recycleWorktrees ?? 2,
+    ...(job.pins?.baseCommit ? { pinnedBase: job.pins.baseCommit } : {}),
+    fetch: fetchPolicy(job, ctx.stage),
+  });
+  try {
+    // Feedback on the bot's PR: triage and plan read the code the PR already has. The code stage
+    // checks the branch out itself (prepareBranch), to commit on top of it.
+    // The repository's prompt overrides, read at the base commit before any branch is checked
+    // out: a PR branch's `.github/autofix/agents/` never steers the run.
+    const readOverride = await snapshotOverrides(ws.worktree);
+    const feedback = job.facts.feedback;
+    if (feedback && (ctx.stage === 'triage' || ctx.stage === 'plan'))
+      await checkoutBranchTip(ws, feedback.branch);
+    return await fn(ws, { token, readOverride });
+  } finally {
+    await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
+      ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),
+    );
+  }
+}

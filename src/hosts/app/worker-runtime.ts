@@ -1,0 +1,72 @@
+/** Starts the stage workers of one process (in `serve` or `worker`). */
+import type { Probot } from 'probot';
+import type { Redactor } from '../../artifacts/redact.js';
+import { createInstallationAuth } from '../../github/installation-auth.js';
+import type { Logger } from '../../logger.js';
+import { createInstallationLimiter, type RateLimit } from '../../scheduler/installation-limiter.js';
+import type { AppMetrics } from '../../scheduler/metrics.js';
+import type { RunFailedHook, StageProcessors } from '../../runs/types.js';
+import { createStatusPublisher } from '../../runs/status-publisher.js';
+import {
+  startWorkerPool,
+  type StageConcurrency,
+  type WorkerPool,
+} from '../../scheduler/worker-pool.js';
+import type { QueueBackend } from './queue-backend.js';
+
+export interface WorkerSettings {
+  processors: StageProcessors;
+  onRunFailed?: RunFailedHook;
+  concurrency?: Partial<StageConcurrency>;
+  /** Per-installation limit on stage jobs started; undefined = none. */
+  rateLimit?: RateLimit;
+  stalledIntervalMs?: number;
+  lockDurationMs?: number;
+  /** Status comment publishing (status-publisher.ts); tests shorten them. */
+  statusDebounceMs?: number;
+  statusCreateAfterMs?: number;
+}
+
+export function startWorkers(options: {
+  backend: QueueBackend;
+  redisUrl: string;
+  prefix: string;
+  probot: Pick<Probot, 'auth'>;
+  log: Logger;
+  metrics: AppMetrics;
+  redact: Redactor;
+  settings: WorkerSettings;
+}): WorkerPool {
+  const { backend, settings, redact } = options;
+  return startWorkerPool({
+    redisUrl: options.redisUrl,
+    prefix: options.prefix,
+    ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
+    ...(settings.stalledIntervalMs ? { stalledIntervalMs: settings.stalledIntervalMs } : {}),
+    ...(settings.lockDurationMs ? { lockDurationMs: settings.lockDurationMs } : {}),
+    runtime: {
+      processors: settings.processors,
+      queues: backend.queues,
+      registry: backend.registry,
+      status: createStatusPublisher({
+        redis: backend.redis,
+        prefix: options.prefix,
+        log: options.log,
+        ...(settings.statusDebounceMs === undefined
+          ? {}
+          : { debounceMs: settings.statusDebounceMs }),
+        ...(settings.statusCreateAfterMs === undefined
+          ? {}
+          : { createAfterMs: settings.statusCreateAfterMs }),
+      }),
+      auth: createInstallationAuth(options.probot, (token) => redact.add(token)),
+      log: options.log,
+      metrics: options.metrics,
+      redact,
+      ...(settings.rateLimit
+        ? { limiter: createInstallationLimiter(backend.redis, options.prefix, settings.rateLimit) }
+        : {}),
+      ...(settings.onRunFailed ? { onRunFailed: settings.onRunFailed } : {}),
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import type { AppMetrics } from '../scheduler/metrics.js';
+import type { RunIntake } from './run-intake.js';
+import type { RunRegistry } from '../runs/run-registry.js';
+import type { TriggerIntake } from './trigger-intake.js';
+import type { AppIdentity } from './app-identity.js';
+import type { PermissionChecker } from './permission-checker.js';
+import type { RepoConfigLoader } from './repo-config-loader.js';
+
+/** What the webhook handlers need: they persist triggers and ask GitHub nothing. */
+export interface WebhookDeps {
+  triggers: TriggerIntake;
+  /** Only `peek`: a trigger that the config this process knows rules out is dropped early. */
+  configs: Pick<RepoConfigLoader, 'peek'>;
+  metrics?: AppMetrics;
+}
+
+/** What admission needs, in the trigger's job; everything with I/O is passed in. */
+export interface AdmissionDeps {
+  intake: RunIntake;
+  configs: RepoConfigLoader;
+  permissions: PermissionChecker;
+  identity: AppIdentity;
+  /** Serializes the CI admissions of one PR (the many events one CI run sends). */
+  locks: Pick<RunRegistry, 'lock'>;
+  metrics?: AppMetrics;
+}

@@ -1,0 +1,23 @@
+import { UnrecoverableError } from 'bullmq';
+import { failRun, finishRun, statusCommentFor } from '../../../runs/end-run.js';
+import type { StageJobGuard } from '../job-gate.js';
+
+/**
+ * The run ended already (this job's worker died while reporting it): finish the report, which is
+ * idempotent, and never run the stage again.
+ */
+export const completeEndedRun: StageJobGuard = async (gate) => {
+  const { rt, job, stage, log } = gate;
+  const data = job.data;
+  const client = await gate.client();
+  const ending = await rt.registry.ended(data.runId);
+  if (!ending) return undefined;
+  log.warn({ outcome: ending.outcome }, 'the run had ended: completing its report only');
+  if (ending.outcome === 'failed') {
+    await failRun(rt, data, client, ending.failure, log);
+    throw new UnrecoverableError(`${ending.failure.error.code}: run ended before`);
+  }
+  const final = statusCommentFor({ ...data, status: ending.status }, client, log);
+  await finishRun(rt, data, client, final, log, ending.stop);
+  return { stage, outcome: ending.stop ? 'stop' : 'continue' };
+};

@@ -1,0 +1,40 @@
+/** The four stage queues, sharing one producer connection and one key prefix. */
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { byStage } from '../contracts.js';
+import { STAGES, type RunJobData, type StageName } from '../runs/types.js';
+
+export type StageQueues = Record<StageName, Queue<RunJobData>>;
+
+export interface RetryPolicy {
+  /** Attempts per stage job, the first included. */
+  attempts: number;
+  /** First backoff; doubles each retry (BullMQ `exponential`). */
+  backoffMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, backoffMs: 10_000 };
+
+export function jobOptions(retry: RetryPolicy): JobsOptions {
+  return {
+    attempts: retry.attempts,
+    backoff: { type: 'exponential', delay: retry.backoffMs },
+    // Keep finished jobs for the dashboard and post-mortems, bounded in count and age.
+    removeOnComplete: { age: 7 * 24 * 3600, count: 5000 },
+    removeOnFail: { age: 30 * 24 * 3600, count: 5000 },
+  };
+}
+
+export function createStageQueues(
+  connection: Redis,
+  prefix: string,
+  retry: RetryPolicy = DEFAULT_RETRY,
+): StageQueues {
+  const make = (name: StageName): Queue<RunJobData> =>
+    new Queue<RunJobData>(name, { connection, prefix, defaultJobOptions: jobOptions(retry) });
+  return byStage(make);
+}
+
+export async function closeStageQueues(queues: StageQueues): Promise<void> {
+  await Promise.all(STAGES.map((stage) => queues[stage].close()));
+}
