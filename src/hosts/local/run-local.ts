@@ -17,27 +17,26 @@ import {
   passthroughValues,
   withRepoSandbox,
   type SandboxMode,
+  type SandboxPolicy,
 } from '../../exec/index.js';
-import { findIssueBranches } from '../../git/branch-name.js';
 import { localWorkspaceOptions } from '../../git/local-workspace.js';
 import { runGit } from '../../git/run-git.js';
-import { readConfigAt } from '../../pipeline/read-config-at.js';
 import { createConfiguredLlm } from '../../llm/create-configured-llm.js';
 import type { Logger } from '../../logger.js';
-import {
-  ROUTES,
-  type CodeSummary,
-  type Commit,
-  type FixPlan,
-  type ReproductionOutput,
-  type StageName,
-  type StageOutputs,
-  type StepName,
-  type TriageResult,
-} from '../../contracts.js';
+import { ROUTES, type StageName } from '../../contracts.js';
 import type { ProgressEvent } from '../../pipeline/ports.js';
-import { RunFailure, runStages } from '../../pipeline/run-stages.js';
+import {
+  RunFailure,
+  runStages,
+  type RunStagesOptions,
+  type RunStagesResult,
+} from '../../pipeline/run-stages.js';
 import { sanitizeUntrustedText } from '../../text/untrusted-text.js';
+import { earlierBranch, preflight, titleAndBody, type Preflight } from './local-preflight.js';
+import { writeSummary, type StageRecord } from './local-summary.js';
+import { resultOf, type LocalRunReport } from './local-run-report.js';
+
+export type { LocalRunReport, RunIssueResult } from './local-run-report.js';
 import { validationLogWriter } from '../../pipeline/validation-log.js';
 
 export interface LocalRunOptions {
@@ -60,91 +59,6 @@ export interface LocalRunOptions {
   fresh?: boolean;
 }
 
-/** What a local run produced, stage by stage (absent: the run ended before it). */
-export interface RunIssueResult {
-  triage?: TriageResult;
-  plan?: FixPlan;
-  reproduction?: ReproductionOutput;
-  code?: CodeSummary;
-  commit?: Commit;
-  pr?: { title: string; body: string };
-  /** Where the run ended. */
-  stage: StepName;
-}
-
-export interface LocalRunReport {
-  runId: string;
-  artifactsDir: string;
-  /** `stopped`: a stage ended the run without an error (why: `stopped`); nothing was written. */
-  outcome: 'success' | 'dry-run' | 'stopped' | 'failed';
-  stopped?: string;
-  result?: RunIssueResult;
-  failure?: { stage: string; code: string; message: string };
-  prFile?: string;
-  /** The repository the branch landed in, and `git show --stat` of the commit. */
-  repo?: string;
-  diffStat?: string;
-  /** Where the artifacts of an earlier run with the same id were moved. */
-  previousArtifactsDir?: string;
-}
-
-async function git(repo: string, args: string[]): Promise<string> {
-  return (await runGit(args, { cwd: repo })).stdout.trim();
-}
-
-/** Clean tree, a branch checked out, and the config of the repository's HEAD. */
-async function preflight(
-  repo: string,
-): Promise<{ branch: string; head: string; config: RepoConfig }> {
-  const top = await git(repo, ['rev-parse', '--show-toplevel']).catch(() => {
-    throw new AutofixError('CONFIG_INVALID', `${repo} is not a git repository`);
-  });
-  if (resolve(top) !== resolve(repo)) {
-    throw new AutofixError('CONFIG_INVALID', `--repo must be the top of the repository (${top})`);
-  }
-  const status = await git(repo, ['status', '--porcelain', '--untracked-files=all']);
-  if (status !== '') {
-    throw new AutofixError(
-      'CONFIG_INVALID',
-      `${repo} has uncommitted changes; commit or stash them first (autofix run needs a clean tree):\n${status}`,
-    );
-  }
-  const branch = await git(repo, ['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => {
-    throw new AutofixError(
-      'CONFIG_INVALID',
-      `${repo} has a detached HEAD; check out a branch first`,
-    );
-  });
-  const head = await git(repo, ['rev-parse', 'HEAD']);
-  return { branch, head, config: await readConfigAt({ cwd: repo, commit: head }) };
-}
-
-/**
- * The branch an earlier run left for this issue in the repository: refused before any token is
- * spent unless `fresh` (then it is the branch this run replaces).
- */
-async function earlierBranch(
-  repo: string,
-  prefix: string,
-  issue: number,
-  fresh: boolean,
-): Promise<string | undefined> {
-  const refs = await git(repo, ['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads/']);
-  const found = findIssueBranches(refs.split('\n').filter(Boolean), prefix, issue);
-  if (found.length === 0) return undefined;
-  if (!fresh || found.length > 1) {
-    throw new AutofixError(
-      'BRANCH_EXISTS',
-      `${found.length > 1 ? 'branches' : 'branch'} ${found.join(', ')} already ${found.length > 1 ? 'exist' : 'exists'} for issue #${issue} in ${repo} (an earlier run's); ` +
-        (found.length > 1
-          ? 'delete all but one of them, then run again with --fresh to replace it'
-          : 'run again with --fresh to start over from the current branch and replace it, or delete it'),
-      { details: { branches: found }, recoverable: false },
-    );
-  }
-  return found[0];
-}
-
 /** Renames a non-empty artifacts folder to `<dir>.previous-<time>`; returns the new name. */
 function setAsidePrevious(dir: string): string | undefined {
   let entries: string[];
@@ -159,17 +73,18 @@ function setAsidePrevious(dir: string): string | undefined {
   return aside;
 }
 
-function titleAndBody(text: string, title: string | undefined): { title: string; body: string } {
-  if (title) return { title, body: text };
-  const [first = '', ...rest] = text.replace(/\r\n/g, '\n').trim().split('\n');
-  return { title: first.replace(/^#+\s*/, ''), body: rest.join('\n').trim() };
+/** The run's inputs, fixed before any token is spent. */
+interface LocalRun {
+  repo: string;
+  pre: Preflight;
+  config: RepoConfig;
+  issue: { repository: string; number: number; title: string; body: string };
+  model: (stage: StageName) => string;
+  replaceBranch: string | undefined;
+  runId: string;
 }
 
-export async function runLocal(
-  options: LocalRunOptions,
-  settings: Settings,
-  deps: { log: Logger; progress?: (e: ProgressEvent) => void; signal?: AbortSignal },
-): Promise<LocalRunReport> {
+async function prepareRun(options: LocalRunOptions, settings: Settings): Promise<LocalRun> {
   const repo = resolve(options.repo);
   const pre = await preflight(repo);
   const config: RepoConfig = {
@@ -199,24 +114,21 @@ export async function runLocal(
     models: ROUTES.fix.map(model),
     dryRun: Boolean(options.dryRun),
   });
-  const artifactsDir = options.artifactsDir ?? join(settings.workdir, 'runs', runId);
-  const redact: Redactor = createRedactor(settings.secrets);
-  // Same inputs, same run id, same folder: what an earlier run left is moved aside, so this
-  // run's report lists only its own files.
-  const previousArtifacts = setAsidePrevious(artifactsDir);
-  const runLog: RunLog = createRunLog(artifactsDir, redact);
-  runLog.text('llm-user-output.txt', ''); // the model's `&&&` notes, when it leaves any
-  const started = Date.now();
-  const stages: { stage: string; status: string; at_ms: number; message: string }[] = [];
-  const progress = (e: ProgressEvent): void => {
-    stages.push({ ...e, at_ms: Date.now() - started });
-    deps.progress?.(e);
-  };
+  return { repo, pre, config, issue, model, replaceBranch, runId };
+}
 
-  const llm = createConfiguredLlm(settings, {
-    budget: config.token_budget,
+/** The model's client for the run: its budget, and every exchange kept in the run's folder. */
+function localLlm(
+  settings: Settings,
+  run: LocalRun,
+  runLog: RunLog,
+  redact: Redactor,
+  log: Logger,
+) {
+  return createConfiguredLlm(settings, {
+    budget: run.config.token_budget,
     redact,
-    log: deps.log,
+    log,
     onTranscript: (entry) => {
       const n = runLog.query(
         entry.request.messages.map((m) => `### ${m.role}\n\n${m.content}`).join('\n\n'),
@@ -228,119 +140,126 @@ export async function runLocal(
       );
     },
   });
-  const onValidation = validationLogWriter(runLog, () => llm.usage.records().length);
+}
 
+/** The sandbox validation will use, checked now: the run would stop at validation anyway. */
+async function localSandbox(
+  options: LocalRunOptions,
+  settings: Settings,
+  config: RepoConfig,
+): Promise<SandboxPolicy> {
   const sandbox = operatorSandbox(settings, {
     mode: options.sandbox ?? 'bwrap',
     disabledBy: 'the user ran autofix with --sandbox none',
   });
-  // Fail before the first token: the run would stop at validation anyway.
   if (!options.dryRun)
     await checkSandbox(withRepoSandbox(sandbox, config.sandbox), undefined, '--sandbox none');
-  redact.add(...passthroughValues(config.env_passthrough));
+  return sandbox;
+}
+
+export async function runLocal(
+  options: LocalRunOptions,
+  settings: Settings,
+  deps: { log: Logger; progress?: (e: ProgressEvent) => void; signal?: AbortSignal },
+): Promise<LocalRunReport> {
+  const run = await prepareRun(options, settings);
+  const artifactsDir = options.artifactsDir ?? join(settings.workdir, 'runs', run.runId);
+  const redact: Redactor = createRedactor(settings.secrets);
+  // Same inputs, same run id, same folder: what an earlier run left is moved aside, so this
+  // run's report lists only its own files.
+  const previousArtifacts = setAsidePrevious(artifactsDir);
+  const runLog: RunLog = createRunLog(artifactsDir, redact);
+  runLog.text('llm-user-output.txt', ''); // the model's `&&&` notes, when it leaves any
+  const started = Date.now();
+  const stages: StageRecord[] = [];
+  const progress = (e: ProgressEvent): void => {
+    stages.push({ ...e, at_ms: Date.now() - started });
+    deps.progress?.(e);
+  };
+  const llm = localLlm(settings, run, runLog, redact, deps.log);
+  const onValidation = validationLogWriter(runLog, () => llm.usage.records().length);
+  const sandbox = await localSandbox(options, settings, run.config);
+  redact.add(...passthroughValues(run.config.env_passthrough));
 
   const report: LocalRunReport = {
-    runId,
+    runId: run.runId,
     artifactsDir,
     outcome: 'failed',
     ...(previousArtifacts ? { previousArtifactsDir: previousArtifacts } : {}),
   };
+  const env = { model: run.model, redact, onValidation, sandbox };
   try {
-    const run = await runStages(
-      {
-        facts: {
-          runId,
-          issue,
-          config,
-          baseBranch: pre.branch,
-          ...(replaceBranch ? { replaceBranch } : {}),
-          existingBranch: replaceBranch ? 'replace' : 'refuse',
-          startOverHint: 'Run again with --fresh to start over from the base and replace it.',
-        },
-        // Recycles worktrees like the app (a warm run skips the full checkout).
-        workspace: localWorkspaceOptions({
-          workdir: settings.workdir,
-          repoPath: repo,
-          baseBranch: pre.branch,
-          branchPrefix: config.branch_prefix,
-          jobId: runId,
-          logger: deps.log,
-        }),
-        env: { model, redact, onValidation, sandbox },
-        ...(options.dryRun ? { until: 'plan' as const } : {}),
-      },
-      { llm, log: deps.log, progress, ...(deps.signal ? { signal: deps.signal } : {}) },
-    );
-    const result = resultOf(run.outputs, run.stage);
-    for (const note of result.code?.notes.user ?? []) runLog.userOutput(note);
-    report.result = result;
-    report.outcome = run.stop ? 'stopped' : options.dryRun ? 'dry-run' : 'success';
-    if (run.stop) report.stopped = redact(run.stop);
-    if (result.pr)
-      report.prFile = runLog.text('pull-request.md', `# ${result.pr.title}\n\n${result.pr.body}`);
-    if (result.commit) {
-      report.repo = repo;
-      report.diffStat = (
-        await runGit(['show', '--stat', '--format=', result.commit.sha], { cwd: repo })
-      ).stdout.trimEnd();
-    }
+    const done = await runStages(stagesInput(run, options, settings, env, deps.log), {
+      llm,
+      log: deps.log,
+      progress,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    await reportDone(report, done, { run, options, runLog, redact });
   } catch (err) {
     const failure = err instanceof RunFailure ? err : new RunFailure('triage', err, {});
     const shape = toErrorShape(failure.error);
     report.failure = { stage: failure.stage, code: shape.code, message: redact(shape.message) };
     report.result = resultOf(failure.outputs, failure.stage);
   } finally {
-    const totals = llm.usage.totals();
-    runLog.json('summary.json', {
-      run_id: runId,
-      repo,
-      base_branch: pre.branch,
-      base_commit: pre.head,
-      issue: { number: issue.number, title: issue.title },
-      outcome: report.outcome,
-      failure: report.failure ?? null,
-      stages,
-      triage: report.result?.triage ?? null,
-      plan: report.result?.plan ?? null,
-      reproduction: report.result?.reproduction ?? null,
-      stopped: report.stopped ?? null,
-      commit: report.result?.commit
-        ? {
-            sha: report.result.commit.sha,
-            branch: report.result.commit.branch,
-            message: report.result.commit.message,
-          }
-        : null,
-      validation:
-        report.result?.code?.validation.map(({ command, exit_code, duration_ms, timed_out }) => ({
-          command,
-          exit_code,
-          duration_ms,
-          timed_out,
-        })) ?? [],
-      tokens: {
-        prompt: totals.promptTokens,
-        completion: totals.completionTokens,
-        total: totals.totalTokens,
-        budget: config.token_budget,
-      },
-      cost_usd: totals.cost,
-      unpriced_models: totals.unpricedModels,
-      duration_ms: Date.now() - started,
-    });
+    writeSummary(runLog, { run, report, stages, usage: llm.usage.totals(), started });
   }
   return report;
 }
 
-function resultOf(outputs: StageOutputs, stage: StepName): RunIssueResult {
+/** What the stage table is run with: the run's facts and a recycled worktree of the cache. */
+function stagesInput(
+  run: LocalRun,
+  options: LocalRunOptions,
+  settings: Settings,
+  env: RunStagesOptions['env'],
+  log: Logger,
+): RunStagesOptions {
+  const { replaceBranch } = run;
   return {
-    stage,
-    ...(outputs.triage ? { triage: outputs.triage } : {}),
-    ...(outputs.plan ? { plan: outputs.plan } : {}),
-    ...(outputs.reproduce ? { reproduction: outputs.reproduce } : {}),
-    ...(outputs.code ? { code: outputs.code.code, commit: outputs.code.commit } : {}),
-    ...(outputs.pr ? { pr: { title: outputs.pr.title, body: outputs.pr.body } } : {}),
+    facts: {
+      runId: run.runId,
+      issue: run.issue,
+      config: run.config,
+      baseBranch: run.pre.branch,
+      ...(replaceBranch ? { replaceBranch } : {}),
+      existingBranch: replaceBranch ? 'replace' : 'refuse',
+      startOverHint: 'Run again with --fresh to start over from the base and replace it.',
+    },
+    // Recycles worktrees like the app (a warm run skips the full checkout).
+    workspace: localWorkspaceOptions({
+      workdir: settings.workdir,
+      repoPath: run.repo,
+      baseBranch: run.pre.branch,
+      branchPrefix: run.config.branch_prefix,
+      jobId: run.runId,
+      logger: log,
+    }),
+    env,
+    ...(options.dryRun ? { until: 'plan' as const } : {}),
   };
+}
+
+/** A run that went through its stages (or stopped): the report, the PR text, the diff stat. */
+async function reportDone(
+  report: LocalRunReport,
+  done: RunStagesResult,
+  ctx: { run: LocalRun; options: LocalRunOptions; runLog: RunLog; redact: Redactor },
+): Promise<void> {
+  const { runLog, redact } = ctx;
+  const result = resultOf(done.outputs, done.stage);
+  for (const note of result.code?.notes.user ?? []) runLog.userOutput(note);
+  report.result = result;
+  report.outcome = done.stop ? 'stopped' : ctx.options.dryRun ? 'dry-run' : 'success';
+  if (done.stop) report.stopped = redact(done.stop);
+  if (result.pr)
+    report.prFile = runLog.text('pull-request.md', `# ${result.pr.title}\n\n${result.pr.body}`);
+  if (result.commit) {
+    report.repo = ctx.run.repo;
+    report.diffStat = (
+      await runGit(['show', '--stat', '--format=', result.commit.sha], { cwd: ctx.run.repo })
+    ).stdout.trimEnd();
+  }
 }
 
 /** For tests and `--issue-file`. */
