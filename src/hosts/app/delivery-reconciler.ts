@@ -5,13 +5,9 @@
  */
 import type { Logger } from '../../logger.js';
 import type { AppMetrics } from '../../scheduler/metrics.js';
-import {
-  octokitHookDeliveries,
-  reconcileDeliveries,
-  type AppOctokit,
-  type ReconcileOptions,
-  type ReconcileSummary,
-} from './reconcile-deliveries.js';
+import { octokitHookDeliveries, type AppOctokit } from './hook-deliveries.js';
+import { reconcileDeliveries } from './reconcile-deliveries.js';
+import type { ReconcileOptions, ReconcileSummary } from './reconcile-pass.js';
 
 export const DEFAULT_RECONCILE_INTERVAL_MS = 5 * 60_000;
 /** Longest wait in stop() for a pass under way (its requests are aborted). */

@@ -17,23 +17,25 @@
  * A pass never throws: GitHub or Redis errors are logged and end the pass; the next one tries
  * again from the same cursor.
  */
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
-import type { HookDeliveriesApi, HookDelivery } from './hook-deliveries.js';
-
-// The reconciler's GitHub side lives in its own module; its names stay importable from here.
-export {
-  PER_PAGE,
-  nextCursor,
-  octokitHookDeliveries,
-  type AppOctokit,
-  type HookDeliveriesApi,
-  type HookDelivery,
-} from './hook-deliveries.js';
-
-/** GitHub redelivers attempts of the last 3 days only. */
-export const REDELIVERY_WINDOW_MS = 3 * 24 * 3600_000;
+import type { HookDelivery } from './hook-deliveries.js';
+import {
+  failedDeliveries,
+  listNewAttempts,
+  lookbackFloor,
+  readCursor,
+} from './list-failed-deliveries.js';
+import {
+  REDELIVERY_WINDOW_MS,
+  WINDOW_MARGIN_MS,
+  describe,
+  passOf,
+  statusOf,
+  type Pass,
+  type ReconcileOptions,
+  type ReconcileSummary,
+} from './reconcile-pass.js';
 
 /** Read-only look at the intake's record: true when the delivery was handled (a run or a reply). */
 export async function deliveryHandled(
@@ -43,12 +45,6 @@ export async function deliveryHandled(
 ): Promise<boolean> {
   return (await redis.exists(`${prefix}:delivery:${guid}`)) === 1;
 }
-
-export const reconcileKeys = (prefix: string) => ({
-  lock: `${prefix}:reconcile:lock`,
-  cursor: `${prefix}:reconcile:cursor`,
-  guid: (guid: string) => `${prefix}:reconcile:guid:${guid}`,
-});
 
 /**
  * Counts a redelivery request of `ARGV[1]` (attempt id): 'seen' when that attempt (or a later one)
@@ -83,117 +79,11 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
-export interface ReconcileOptions {
-  api: HookDeliveriesApi;
-  redis: Redis;
-  prefix: string;
-  log: Logger;
-  now?: () => number;
-  /** Deliveries worth a redelivery: `event` or `event.action` (default: what the app handles). */
-  events?: readonly string[];
-  /** Redelivery requests per guid, ever (default 3). */
-  maxRequestsPerGuid?: number;
-  /** Redelivery requests per pass (default 20); the rest waits for the next pass. */
-  maxRedeliveriesPerPass?: number;
-  /** How far back a pass without a cursor looks (default 6 h; never beyond GitHub's 3 days). */
-  firstLookbackMs?: number;
-  /** Pages per pass at most (default 50). */
-  maxPages?: number;
-  /** Lock expiry (default 5 min): a pass that dies leaves the lock to expire. */
-  lockTtlMs?: number;
-  signal?: AbortSignal;
-}
-
-export interface ReconcileSummary {
-  /** False when another process held the lock. */
-  ran: boolean;
-  /** Attempts examined (newer than the cursor). */
-  examined: number;
-  /** Guids of handled events that no attempt delivered. */
-  failed: number;
-  redelivered: number;
-  /** Failed, but our Redis says the app handled it (GitHub saw a time-out, say). */
-  handled: number;
-  /** Failed, but asked for `maxRequestsPerGuid` times already. */
-  exhausted: number;
-  /** Failed guids left for the next pass (per-pass limit, error, stop). */
-  deferred: number;
-  /** The error that ended the pass early. */
-  error?: string;
-}
-
-export const DEFAULT_EVENTS = ['issues.labeled', 'issue_comment.created'] as const;
-
-const statusOf = (err: unknown): number | undefined => {
-  const status = (err as { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
-};
-const describe = (err: unknown): string => {
-  const status = statusOf(err);
-  const message = err instanceof Error ? err.message : String(err);
-  return status ? `${status} ${message}` : message;
-};
 /** A request error that this delivery alone has (not GitHub's or our trouble): skip it. */
 const deliveryRefused = (err: unknown): boolean => {
   const status = statusOf(err);
   return status !== undefined && status >= 400 && status < 500 && status !== 403 && status !== 429;
 };
-const delivered = (d: HookDelivery): boolean => d.status_code >= 200 && d.status_code < 300;
-/**
- * Did the attempt fail in a way a redelivery can mend? No answer (0: refused, timed out), a 5xx,
- * 408 or 429 — not a 4xx the app gave on purpose (401 bad signature, 400 no id, 413 too large).
- */
-const worthRetrying = (d: HookDelivery): boolean =>
-  d.status_code === 0 || d.status_code >= 500 || d.status_code === 408 || d.status_code === 429;
-
-/** GitHub refuses to redeliver attempts older than its window: a few minutes' margin. */
-const WINDOW_MARGIN_MS = 10 * 60_000;
-
-/** What the steps of a pass share: the settings read once, the lock's token, the summary. */
-interface Pass {
-  api: HookDeliveriesApi;
-  redis: Redis;
-  log: Logger;
-  prefix: string;
-  keys: ReturnType<typeof reconcileKeys>;
-  now: () => number;
-  events: ReadonlySet<string>;
-  maxPerGuid: number;
-  maxPerPass: number;
-  maxPages: number;
-  firstLookbackMs: number;
-  signal: AbortSignal | undefined;
-  token: string;
-  summary: ReconcileSummary;
-}
-
-function passOf(options: ReconcileOptions): Pass {
-  return {
-    api: options.api,
-    redis: options.redis,
-    log: options.log,
-    prefix: options.prefix,
-    keys: reconcileKeys(options.prefix),
-    now: options.now ?? Date.now,
-    events: new Set<string>(options.events ?? DEFAULT_EVENTS),
-    maxPerGuid: options.maxRequestsPerGuid ?? 3,
-    maxPerPass: options.maxRedeliveriesPerPass ?? 20,
-    maxPages: options.maxPages ?? 50,
-    firstLookbackMs: options.firstLookbackMs ?? 6 * 3600_000,
-    signal: options.signal,
-    token: randomUUID(),
-    summary: {
-      ran: false,
-      examined: 0,
-      failed: 0,
-      redelivered: 0,
-      handled: 0,
-      exhausted: 0,
-      deferred: 0,
-    },
-  };
-}
-
 /** One reconciliation pass (see the module comment). Never throws. */
 export async function reconcileDeliveries(options: ReconcileOptions): Promise<ReconcileSummary> {
   const p = passOf(options);
@@ -260,89 +150,6 @@ async function runPass(p: Pass): Promise<void> {
       REDELIVERY_WINDOW_MS,
     );
   }
-}
-
-async function readCursor(p: Pass): Promise<number | undefined> {
-  const stored = await p.redis.get(p.keys.cursor);
-  return stored && /^\d+$/.test(stored) ? Number(stored) : undefined;
-}
-
-/** The oldest delivery time a pass examines. */
-function lookbackFloor(p: Pass, cursor: number | undefined): number {
-  const lookback = Math.min(
-    cursor === undefined ? p.firstLookbackMs : REDELIVERY_WINDOW_MS,
-    REDELIVERY_WINDOW_MS,
-  );
-  return p.now() - lookback + (lookback === REDELIVERY_WINDOW_MS ? WINDOW_MARGIN_MS : 0);
-}
-
-/**
- * The attempts newer than the cursor and the floor, newest first, within the page limit;
- * undefined when the pass must end here (stopped, or the listing failed: the summary says so).
- */
-async function listNewAttempts(
-  p: Pass,
-  cursor: number | undefined,
-  floor: number,
-): Promise<HookDelivery[] | undefined> {
-  const attempts: HookDelivery[] = [];
-  let page: string | undefined;
-  for (let pages = 0; ; pages++) {
-    if (pages >= p.maxPages) {
-      p.log.warn(
-        { pages, examined: attempts.length },
-        'delivery reconciliation: page limit reached; older deliveries are not examined',
-      );
-      break;
-    }
-    if (p.signal?.aborted) return undefined;
-    const listed = await listPage(p, page);
-    if (listed === undefined) return undefined;
-    const older = listed.deliveries.findIndex((d) => {
-      const at = Date.parse(d.delivered_at);
-      return (cursor !== undefined && d.id <= cursor) || (Number.isFinite(at) && at < floor);
-    });
-    attempts.push(...(older === -1 ? listed.deliveries : listed.deliveries.slice(0, older)));
-    if (older !== -1 || !listed.next || listed.deliveries.length === 0) break;
-    page = listed.next;
-  }
-  return attempts;
-}
-
-/** One page of deliveries; undefined when stopped or GitHub failed (the summary says so). */
-async function listPage(
-  p: Pass,
-  page: string | undefined,
-): Promise<Awaited<ReturnType<HookDeliveriesApi['list']>> | undefined> {
-  try {
-    return await p.api.list(page);
-  } catch (err) {
-    if (p.signal?.aborted) return undefined;
-    p.summary.error = `GET /app/hook/deliveries: ${describe(err)}`;
-    p.log.warn({ err: p.summary.error }, 'delivery reconciliation: listing deliveries failed');
-    return undefined;
-  }
-}
-
-/**
- * The latest attempt of each guid of a handled event that no attempt delivered, when a
- * redelivery can mend it; oldest first.
- */
-function failedDeliveries(
-  attempts: readonly HookDelivery[],
-  events: ReadonlySet<string>,
-): HookDelivery[] {
-  const byGuid = new Map<string, HookDelivery[]>();
-  for (const d of attempts) {
-    const key = d.action ? `${d.event}.${d.action}` : d.event;
-    if (!events.has(d.event) && !events.has(key)) continue;
-    byGuid.set(d.guid, [...(byGuid.get(d.guid) ?? []), d]);
-  }
-  return [...byGuid.values()]
-    .filter((tries) => !tries.some(delivered))
-    .map((tries) => tries.reduce((a, b) => (b.id > a.id ? b : a)))
-    .filter(worthRetrying)
-    .sort((a, b) => a.id - b.id);
 }
 
 /** Asks for the redeliveries in order, within the limits; returns the failed ones left for later. */

@@ -9,11 +9,10 @@ import { probotClass } from '../../../src/hosts/app/probot-class.js';
 import {
   nextCursor,
   octokitHookDeliveries,
-  reconcileDeliveries,
-  reconcileKeys,
   type AppOctokit,
-  type ReconcileOptions,
-} from '../../../src/hosts/app/reconcile-deliveries.js';
+} from '../../../src/hosts/app/hook-deliveries.js';
+import { reconcileDeliveries } from '../../../src/hosts/app/reconcile-deliveries.js';
+import { reconcileKeys, type ReconcileOptions } from '../../../src/hosts/app/reconcile-pass.js';
 import {
   startFakeGitHub,
   type FakeDeliverySpec,
