@@ -13,7 +13,7 @@ export {
 } from './run-validation.js';
 export { formatCommand, splitCommand } from './split-command.js';
 export { resetSandboxProbe } from './sandbox.js';
-export { operatorSandbox } from './operator-sandbox.js';
+export { cliSandbox, operatorSandbox } from './operator-sandbox.js';
 export {
   basicSandboxPolicy,
   withRepoSandbox,

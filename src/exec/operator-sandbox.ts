@@ -68,3 +68,17 @@ export function operatorSandbox(
     ...(options.disabledBy ? { disabledBy: options.disabledBy } : {}),
   };
 }
+
+/**
+ * The sandbox of a CLI command (`autofix run`, `code-commit`, `work-order`): bubblewrap unless
+ * the user typed `--sandbox none` (the environment's `AUTOFIX_SANDBOX` does not turn it off here).
+ */
+export function cliSandbox(
+  settings: SandboxSettings,
+  mode: SandboxMode | undefined,
+): SandboxPolicy {
+  return operatorSandbox(settings, {
+    mode: mode ?? 'bwrap',
+    disabledBy: 'the user ran autofix with --sandbox none',
+  });
+}

@@ -13,7 +13,7 @@ import { stageModelOf, type EditFormat, type RepoConfig } from '../../config/rep
 import { AutofixError, toErrorShape } from '../../errors.js';
 import {
   checkSandbox,
-  operatorSandbox,
+  cliSandbox,
   passthroughValues,
   withRepoSandbox,
   type SandboxMode,
@@ -148,10 +148,7 @@ async function localSandbox(
   settings: Settings,
   config: RepoConfig,
 ): Promise<SandboxPolicy> {
-  const sandbox = operatorSandbox(settings, {
-    mode: options.sandbox ?? 'bwrap',
-    disabledBy: 'the user ran autofix with --sandbox none',
-  });
+  const sandbox = cliSandbox(settings, options.sandbox);
   if (!options.dryRun)
     await checkSandbox(withRepoSandbox(sandbox, config.sandbox), undefined, '--sandbox none');
   return sandbox;

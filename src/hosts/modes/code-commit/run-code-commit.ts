@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createRedactor, type Redactor } from '../../../artifacts/redact.js';
 import { createRunLog } from '../../../artifacts/run-log.js';
 import type { Settings } from '../../../config/env.js';
-import { checkSandbox, operatorSandbox, type SandboxMode } from '../../../exec/index.js';
+import { checkSandbox, cliSandbox, type SandboxMode } from '../../../exec/index.js';
 import type { LlmClient } from '../../../llm/create-llm-client.js';
 import type { AgentDefinition } from '../../../llm/parse-agent.js';
 import type { ChatResult } from '../../../llm/types.js';
@@ -67,10 +67,7 @@ async function buildContext(
   settings: Settings,
   redact: Redactor,
 ): Promise<BuildContext> {
-  const sandbox = operatorSandbox(settings, {
-    mode: options.sandbox ?? 'bwrap',
-    disabledBy: 'the user ran autofix with --sandbox none',
-  });
+  const sandbox = cliSandbox(settings, options.sandbox);
   await checkSandbox(sandbox, undefined, '--sandbox none');
   const build = { redact, sandbox, home: await modeHome(settings.workdir, options.projectDir) };
   if (options.buildTimeoutMs !== undefined)

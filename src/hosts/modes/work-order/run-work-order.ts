@@ -22,7 +22,7 @@ import { createConfiguredLlm } from '../../../llm/create-configured-llm.js';
 import { loadEditFormatInstructions } from '../../../llm/load-agent.js';
 import {
   checkSandbox,
-  operatorSandbox,
+  cliSandbox,
   withRepoSandbox,
   type SandboxMode,
 } from '../../../exec/index.js';
@@ -138,13 +138,7 @@ async function attemptContext(
   const { repo, baselineCommit, work, model, runLog, redact } = run;
   const repoSettings = await readRepoSettings(repo);
   summary.verify_commands = repoSettings.verify;
-  const sandbox = withRepoSandbox(
-    operatorSandbox(settings, {
-      mode: options.sandbox ?? 'bwrap',
-      disabledBy: 'the user ran autofix with --sandbox none',
-    }),
-    repoSettings.sandbox,
-  );
+  const sandbox = withRepoSandbox(cliSandbox(settings, options.sandbox), repoSettings.sandbox);
   await checkSandbox(sandbox, undefined, '--sandbox none');
   return {
     repo,
