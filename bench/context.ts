@@ -18,11 +18,13 @@
  * (fractions 0–1).
  * Flags: --only TEXT (instances whose id contains it), --dataset NAME (multi-swe-bench,
  * swe-bench-dev or mulocbench), --limit N, --misses N (default 10),
- * --json FILE (every result), --mirrors DIR, --workdir DIR,
+ * --json FILE (every result), --ranking FILE (each issue's whole ranking, one JSON line per
+ * issue: every ranked file's score, points and reasons, to compare two builds of the ranker),
+ * --mirrors DIR, --workdir DIR,
  * --keep-trees (one checkout per instance, kept in the work directory and reused by later runs:
  * gigabytes of disk, but a rerun only ranks), --no-bm25 (the product only; BM25 columns blank).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +56,7 @@ const MISSES = Number(flag('misses') ?? 10);
 const KEEP_TREES = process.argv.includes('--keep-trees');
 const NO_BM25 = process.argv.includes('--no-bm25');
 const JSON_OUT = flag('json');
+const RANKING_OUT = flag('ranking');
 const MIRRORS = flag('mirrors') ?? '/work/.mirror';
 const WORKDIR = flag('workdir') ?? join(tmpdir(), 'autofix-bench-context');
 const INSTANCES = fileURLToPath(new URL('../../bench/context/instances.jsonl', import.meta.url));
@@ -105,6 +108,11 @@ async function runOne(instance: Instance): Promise<Result> {
     top: Number.MAX_SAFE_INTEGER,
   });
   const contextMs = performance.now() - start;
+  if (RANKING_OUT)
+    await appendFile(
+      RANKING_OUT,
+      `${JSON.stringify({ id: instance.id, ranking: report.ranking })}\n`,
+    );
   const ranked = report.ranking.map((r) => r.path);
   start = performance.now();
   const bm25 = NO_BM25 ? [] : await bm25Ranking(dir, instance.issue);
@@ -182,6 +190,7 @@ async function main(): Promise<void> {
     .filter((i) => (!ONLY || i.id.includes(ONLY)) && (!DATASET || i.dataset === DATASET))
     .slice(0, LIMIT);
   await mkdir(WORKDIR, { recursive: true });
+  if (RANKING_OUT) await writeFile(RANKING_OUT, '');
   const results: Result[] = [];
   const started = performance.now();
   for (const [n, instance] of instances.entries()) {

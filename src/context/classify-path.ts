@@ -181,7 +181,7 @@ export function issueIsAboutTranslations(text: string): boolean {
 
 /**
  * Which kinds the issue is itself about ("the README says…", "a flaky test", "the dist bundle"):
- * those are not demoted. Explicitly named files are never demoted either (see rank-files.ts).
+ * those are not demoted. Explicitly named files are never demoted either (`ranking/demotion.ts`).
  */
 export function kindsTheIssueIsAbout(text: string): Set<PathKind> {
   const t = text.toLowerCase();
