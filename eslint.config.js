@@ -22,6 +22,14 @@ export default tseslint.config(
     },
   },
   {
+    // A function longer than a screen hides its steps: name them. One that must stay whole says
+    // why in an eslint-disable comment above it.
+    files: ['src/**/*.ts', 'fakes/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['src/bin/**/*.ts', 'bench/**/*.ts', '*.js'],
     rules: { 'no-console': 'off' },
   },
