@@ -207,3 +207,9 @@ export interface RunPins {
    */
   guidance?: string;
 }
+
+/** A repository as GitHub's REST API addresses it. */
+export interface RepoCoords {
+  owner: string;
+  repo: string;
+}

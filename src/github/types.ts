@@ -6,11 +6,7 @@ import type { ProbotOctokit } from 'probot';
 
 export type GitHubClient = InstanceType<typeof ProbotOctokit>;
 
-/** A repository as the REST API addresses it. */
-export interface RepoCoords {
-  owner: string;
-  repo: string;
-}
+export type { RepoCoords } from '../contracts.js';
 
 /** What a reaction or a reply attaches to: the issue/PR itself or one of its comments. */
 export type ReactionTarget = { kind: 'issue'; number: number } | { kind: 'comment'; id: number };

@@ -4,9 +4,8 @@
  * stayed within the plan, and the conclusion. The app shows it as the "Autofix verification"
  * check run (`github/check-run.ts`); the verify stage returns its conclusion.
  */
-import type { CommandResult } from '../contracts.js';
+import type { CommandResult, RepoCoords } from '../contracts.js';
 import type { SandboxMode } from '../exec/sandbox-policy.js';
-import type { RepoCoords } from '../github/types.js';
 import type { Worktree } from '../text/repo-relative-path.js';
 
 export type VerdictConclusion = 'success' | 'failure' | 'neutral';

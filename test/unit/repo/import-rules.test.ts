@@ -65,7 +65,7 @@ const RULES: [string, string[]][] = [
   // Runner output read once, pure: nothing but text helpers.
   ['test-output', foldersBut('text', 'test-output')],
   // The verdict on a change: the stages and the check run use it, never the other way round.
-  ['verdict', [...ORCHESTRATION, 'llm', 'git']],
+  ['verdict', [...ORCHESTRATION, 'llm', 'git', 'github']],
   ['edits', [...ORCHESTRATION, 'github', 'llm']],
   ['llm', [...ORCHESTRATION, 'github', 'exec']],
   ['git', [...ORCHESTRATION, 'github', 'llm']],
