@@ -21,6 +21,7 @@ import type { Logger } from '../../../logger.js';
 import { snapshotOverrides } from '../../../pipeline/snapshot-overrides.js';
 import type { AppMetrics } from '../../../scheduler/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../../runs/types.js';
+import { jobIdFor } from '../../../runs/run-addressing.js';
 
 export interface AppStageDeps {
   settings: Settings;
@@ -115,7 +116,7 @@ export async function withStageWorkspace<T>(
   const token = await ctx.getInstallationToken();
   deps.redact.add(token);
   const ws = await openWorkspace({
-    ...runWorkspaceOptions(job, deps, `${job.runId}-${ctx.stage}`, token, ctx.log),
+    ...runWorkspaceOptions(job, deps, jobIdFor(job.runId, ctx.stage), token, ctx.log),
     recycleWorktrees: deps.recycleWorktrees ?? 2,
     ...(job.pins?.baseCommit ? { pinnedBase: job.pins.baseCommit } : {}),
     fetch: fetchPolicy(job, ctx.stage),

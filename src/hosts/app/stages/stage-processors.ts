@@ -41,6 +41,7 @@ import {
   type AppStageDeps,
 } from './stage-io.js';
 import { statusOfStage } from '../../../runs/status-of-stage.js';
+import { jobIdFor } from '../../../runs/run-addressing.js';
 
 export type { AppStageDeps } from './stage-io.js';
 
@@ -142,7 +143,7 @@ function stageProcessor<S extends StageName>(
             // paths in their output are made relative.
             worktree:
               verdict.worktree ??
-              jobPaths(deps.settings.workdir, `${job.runId}-code`, job.repository.fullName)
+              jobPaths(deps.settings.workdir, jobIdFor(job.runId, 'code'), job.repository.fullName)
                 .worktree,
           },
           ctx.log,
