@@ -79,6 +79,8 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
   });
   const view = report.ranking.slice(0, VIEW).map((r) => r.path);
   const inView = view.some((p) => instance.gold.includes(p));
+  // What the opening message shows whole the model has read before its first call.
+  const shownWhole = report.context.code.files.filter((f) => !f.truncated).map((f) => f.path);
   const next = filesToReadNext(
     report.ranking.map((r) => r.path),
     report.context.code.files,
@@ -86,7 +88,7 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
   // The view is the first five; the files after them, shown in part or not at all, are suggested.
   explorer = createExplorer(
     instance.issue,
-    view,
+    [...new Set([...view, ...shownWhole])],
     instance.gold,
     MAX_CALLS,
     READS,
