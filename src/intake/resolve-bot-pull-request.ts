@@ -1,6 +1,6 @@
 /**
  * `/autofix <feedback>` on a pull request counts only on PRs this app opened: authored by its bot
- * account, from a branch under the configured prefix. The run then belongs to the issue the PR
+ * account, from a branch of the repository itself under the configured prefix. The run then belongs to the issue the PR
  * fixes (read from the branch name `<prefix><type>/<issue>-<slug>`), so the issue's lock applies.
  * The review's comments at that moment travel with the run, sanitized and bounded.
  */
@@ -57,7 +57,13 @@ export async function resolveBotPullRequest(
   const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: prNumber });
   const branch = pull.head.ref;
   const botLogin = await identity.botLogin();
-  if (pull.user?.login !== botLogin || !branch.startsWith(branchPrefix)) return undefined;
+  // A fork's PR is not the bot's even when the app's account opened it (the same app installed
+  // on the fork): the bot pushes only to the repository itself, and GitHub tells them apart by
+  // `head.repo`.
+  const fromFork =
+    pull.head.repo?.full_name.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase();
+  if (pull.user?.login !== botLogin || !branch.startsWith(branchPrefix) || fromFork)
+    return undefined;
   const issueNumber = issueNumberFromBranch(branch, branchPrefix);
   const [issue, feedback] = await Promise.all([
     issueNumber === undefined

@@ -130,9 +130,24 @@ describe('a run from webhook to pull request', () => {
       draft: false,
       author: 'someone',
     });
+    // The app's account, but from a fork's branch (the same app installed there): not the bot's.
+    h.github.addPull({
+      number: 52,
+      title: 'fix(readme): from a fork',
+      body: 'Fixes #7',
+      head: 'autofix/fix/7-typo',
+      headRepo: 'someone/Hello-World',
+      base: 'main',
+      draft: false,
+      author: h.github.botLogin,
+    });
     await h.send(
       'issue_comment',
       commentPayload({ issueNumber: 51, pullRequest: true, comment: '/autofix go' }),
+    );
+    await h.send(
+      'issue_comment',
+      commentPayload({ issueNumber: 52, pullRequest: true, comment: '/autofix go' }),
     );
     await h.send(
       'issue_comment',
