@@ -78,7 +78,7 @@ function readValue(raw: string, following: string[]): ValueRead {
 
 /** A private key pasted over several lines without quotes: its other lines come next. */
 function looksLikeKeyLine(line: string): boolean {
-  return /^[A-Za-z0-9+/=]+$/.test(line.trim()) || /^-----(BEGIN|END) /.test(line.trim());
+  return /^[A-Za-z0-9+/=]{16,}$/.test(line.trim()) || /^-----(BEGIN|END) /.test(line.trim());
 }
 
 function strayLineProblem(line: string, previousKey: string | undefined): string {

@@ -283,7 +283,8 @@ export function readSettings(
     redisUrl: e.REDIS_URL ?? DEFAULTS.redisUrl,
     model: e.AUTOFIX_MODEL ?? DEFAULTS.model,
     workdir: e.AUTOFIX_WORKDIR ?? join(homedir(), '.autofix'),
-    envFile: e.AUTOFIX_ENV_FILE ?? '.env',
+    // The file actually read: an AUTOFIX_ENV_FILE inside it does not move it.
+    envFile: options.dotEnv?.path ?? e.AUTOFIX_ENV_FILE ?? '.env',
     logLevel: e.LOG_LEVEL ?? DEFAULTS.logLevel,
     port: e.PORT ?? DEFAULTS.port,
     sandbox: e.AUTOFIX_SANDBOX ?? 'bwrap',

@@ -58,6 +58,7 @@ describe('parseDotEnv', () => {
   });
 
   it('reports any other line that is not KEY=VALUE, and a quote never closed', () => {
+    expect(parseDotEnv('A=1\nhello').problems[0]!.message).toMatch(/^is not KEY=VALUE \(nor/);
     const file = parseDotEnv('A=1\nthis is not a setting\nB="open\nC=3');
     expect(file.problems).toEqual([
       { line: 2, message: expect.stringMatching(/not KEY=VALUE.*start it with #/) as string },
@@ -108,6 +109,12 @@ describe('readEnvironment', () => {
       ]),
     );
     expect(problems).toHaveLength(7);
+  });
+
+  it('keeps the file it read as the env file, whatever the file says of AUTOFIX_ENV_FILE', () => {
+    const path = join(dir, 'app.env');
+    writeFileSync(path, `AUTOFIX_ENV_FILE=${join(dir, 'other.env')}\n`);
+    expect(readEnvironment({ AUTOFIX_ENV_FILE: path }).envFile).toBe(path);
   });
 
   it('says nothing of .env for a value the real environment gave', () => {
