@@ -218,7 +218,7 @@ function withOrigin(problem: string, dotEnv: DotEnvLoad | undefined): string {
   return `${problem} (set in ${dotEnv.path}, ${where})`;
 }
 
-/** A private key whose value stops after its first line (pasted over lines without quotes). */
+/** A private key cut after its first line (pasted over lines without quotes), or not a PEM key. */
 function keyProblem(privateKey: string, inline: boolean): string | undefined {
   const pem = /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey);
   if (pem && inline && !/-----END /.test(privateKey))
