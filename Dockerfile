@@ -24,8 +24,12 @@ RUN apt-get update \
       command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }; \
     done \
  && bwrap --help | grep -q -- --disable-userns
+# AUTOFIX_ENV_FILE: where the setup page writes the App's credentials and where `serve` and
+# `worker` read them at start. /app belongs to root and the container's own layer is lost with
+# it: mount a volume at /var/lib/autofix-config (docker-compose.yml does).
 ENV NODE_ENV=production \
     AUTOFIX_WORKDIR=/var/lib/autofix \
+    AUTOFIX_ENV_FILE=/var/lib/autofix-config/.env \
     PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -33,8 +37,11 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY agents ./agents
 COPY app.yml ./
+# A new named volume takes these folders' owner and mode, so the unprivileged user can write.
 RUN groupadd --system autofix && useradd --system --gid autofix --create-home autofix \
- && mkdir -p /var/lib/autofix && chown autofix:autofix /var/lib/autofix
+ && mkdir -p /var/lib/autofix /var/lib/autofix-config \
+ && chown autofix:autofix /var/lib/autofix /var/lib/autofix-config \
+ && chmod 700 /var/lib/autofix-config
 USER autofix
 EXPOSE 3000
 # Secrets come at run time, best as files (PRIVATE_KEY_PATH, *_FILE: docs/SECURITY.md); from the

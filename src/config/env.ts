@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { maskSecret } from '../artifacts/redact.js';
 import { AutofixError } from '../errors.js';
+import type { DotEnvLoad } from './dotenv.js';
 import { readSecretVariable } from './secret-files.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -37,8 +38,19 @@ const port = z.preprocess(
     .optional(),
 );
 
-const envSchema = z.object({
-  APP_ID: z.preprocess(emptyToUndefined, z.string().regex(/^\d+$/, 'must be a number').optional()),
+/**
+ * Every variable `readSettings` reads. `env-vars.ts` describes each (with those commander reads
+ * for `serve` and `worker`); `test/unit/config/env-vars.test.ts` keeps the two, `.env.example`
+ * and the README in step.
+ */
+export const envSchema = z.object({
+  APP_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be the App's numeric ID (the App's settings page shows it as App ID)")
+      .optional(),
+  ),
   PRIVATE_KEY: optionalString,
   PRIVATE_KEY_PATH: optionalString,
   WEBHOOK_SECRET: optionalString,
@@ -53,14 +65,21 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  GHE_PROTOCOL: z.preprocess(emptyToUndefined, z.enum(['http', 'https']).optional()),
+  GHE_PROTOCOL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['http', 'https'], { error: 'must be http or https' }).optional(),
+  ),
+  GH_ORG: optionalString,
   REDIS_URL: url(['redis:', 'rediss:']),
   OPENAI_API_KEY: optionalString,
   OPENAI_API_KEY_FILE: optionalString,
   OPENAI_BASE_URL: url(['http:', 'https:']),
   AUTOFIX_MODEL: optionalString,
   AUTOFIX_WORKDIR: optionalString,
-  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).optional()),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+  ),
   PORT: port,
   HOST: optionalString,
   ADMIN_PASSWORD: optionalString,
@@ -82,6 +101,8 @@ const envSchema = z.object({
       .refine((n) => n === 0 || n >= 10_000, 'must be milliseconds: 0 (off) or at least 10000')
       .optional(),
   ),
+  WEBHOOK_PROXY_URL: url(['http:', 'https:']),
+  AUTOFIX_ENV_FILE: optionalString,
   AUTOFIX_NETWORK_ALLOW: z.preprocess(
     emptyToUndefined,
     z
@@ -122,6 +143,11 @@ export interface Settings {
   openaiBaseUrl?: string;
   model: string;
   workdir: string;
+  /**
+   * `AUTOFIX_ENV_FILE`: the `.env` read at start and written by the setup page (its directory is
+   * hidden from repository commands).
+   */
+  envFile: string;
   logLevel: (typeof LOG_LEVELS)[number];
   port: number;
   host?: string;
@@ -176,28 +202,77 @@ function readPrivateKey(
   }
 }
 
-export function readSettings(env: Record<string, string | undefined> = process.env): Settings {
+/** The variables a problem is about: the names before its first `:` (`A and B: …`). */
+function problemVars(problem: string): string[] {
+  const head = /^([A-Z][A-Z0-9_]*(?: and [A-Z][A-Z0-9_]*)*):/.exec(problem)?.[1];
+  return head ? head.split(' and ') : [];
+}
+
+/** `problem`, with the env file's line of each variable it names that the file set. */
+function withOrigin(problem: string, dotEnv: DotEnvLoad | undefined): string {
+  const names = problemVars(problem).filter((name) => dotEnv?.lines.has(name));
+  if (!dotEnv || names.length === 0) return problem;
+  const lineOf = (name: string) => `line ${dotEnv.lines.get(name)}`;
+  const where =
+    names.length === 1 ? lineOf(names[0]!) : names.map((n) => `${n} at ${lineOf(n)}`).join(', ');
+  return `${problem} (set in ${dotEnv.path}, ${where})`;
+}
+
+/** A private key cut after its first line (pasted over lines without quotes), or not a PEM key. */
+function keyProblem(privateKey: string, inline: boolean): string | undefined {
+  const pem = /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey);
+  if (pem && inline && !/-----END /.test(privateKey))
+    return (
+      'PRIVATE_KEY: holds the first line of a key only (no -----END line): in .env, put the ' +
+      'whole key in double quotes or write it on one line with \\n for each line break, or set ' +
+      'PRIVATE_KEY_PATH to the key file instead'
+    );
+  if (!pem)
+    return `PRIVATE_KEY: is not a PEM private key (got ${maskSecret(privateKey.trim())}): paste the whole .pem file the App's settings page gave, or set PRIVATE_KEY_PATH to it`;
+  return undefined;
+}
+
+/** Every problem of `env`, each by variable name with its fix; secrets' values never shown. */
+function collectProblems(
+  env: Record<string, string | undefined>,
+  parsed: ReturnType<typeof envSchema.safeParse>,
+  problems: string[],
+): void {
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0]);
+    problems.push(`${name}: ${issue.message}${shown(name, env[name])}`);
+  }
+}
+
+export interface ReadSettingsOptions {
+  /** The env file `loadDotEnv` applied to `env`: its problems, and which line set what. */
+  dotEnv?: DotEnvLoad;
+}
+
+export function readSettings(
+  env: Record<string, string | undefined> = process.env,
+  options: ReadSettingsOptions = {},
+): Settings {
   const parsed = envSchema.safeParse(env);
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0]);
-      problems.push(`${name}: ${issue.message}${shown(name, env[name])}`);
-    }
-  }
+  collectProblems(env, parsed, problems);
   const privateKey = readPrivateKey(env, problems);
-  if (privateKey && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
-    problems.push(`PRIVATE_KEY: is not a PEM private key (got ${maskSecret(privateKey.trim())})`);
-  }
+  const badKey = privateKey && keyProblem(privateKey, Boolean(env.PRIVATE_KEY?.trim()));
+  if (badKey) problems.push(badKey);
   const webhookSecret = readSecretVariable(env, 'WEBHOOK_SECRET', problems);
   const openaiApiKey = readSecretVariable(env, 'OPENAI_API_KEY', problems);
   const adminPassword = readSecretVariable(env, 'ADMIN_PASSWORD', problems);
-  if (problems.length > 0 || !parsed.success) {
+  const all = [
+    ...(options.dotEnv?.problems ?? []),
+    ...problems.map((p) => withOrigin(p, options.dotEnv)),
+  ];
+  if (all.length > 0 || !parsed.success) {
     throw new AutofixError(
       'CONFIG_INVALID',
-      `Invalid environment (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n` +
-        problems.map((p) => `  - ${p}`).join('\n'),
-      { details: { problems } },
+      `Invalid environment (${all.length} problem${all.length > 1 ? 's' : ''}):\n` +
+        all.map((p) => `  - ${p}`).join('\n'),
+      { details: { problems: all } },
     );
   }
 
@@ -208,6 +283,8 @@ export function readSettings(env: Record<string, string | undefined> = process.e
     redisUrl: e.REDIS_URL ?? DEFAULTS.redisUrl,
     model: e.AUTOFIX_MODEL ?? DEFAULTS.model,
     workdir: e.AUTOFIX_WORKDIR ?? join(homedir(), '.autofix'),
+    // The file actually read: an AUTOFIX_ENV_FILE inside it does not move it.
+    envFile: options.dotEnv?.path ?? e.AUTOFIX_ENV_FILE ?? '.env',
     logLevel: e.LOG_LEVEL ?? DEFAULTS.logLevel,
     port: e.PORT ?? DEFAULTS.port,
     sandbox: e.AUTOFIX_SANDBOX ?? 'bwrap',

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { StageName } from '../contracts.js';
 import { AutofixError } from '../errors.js';
+import { didYouMean } from './did-you-mean.js';
 import { HOST_PATTERN } from './env.js';
 
 export const EDIT_FORMATS = ['udiff', 'fenced-files', 'json-writes', 'edit-ops'] as const;
@@ -147,6 +148,18 @@ export type RepoConfig = z.infer<typeof repoConfigSchema>;
 
 export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
 
+/** The keys an object of the config may hold, by its path (`''` is the top level). */
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': Object.keys(repoConfigSchema.shape),
+  models: Object.keys(stageModels.shape),
+};
+
+/** `unknown key`, with the known key it most likely meant (`validat` → `validate`). */
+function unknownKeyMessage(key: string, path: readonly PropertyKey[]): string {
+  const suggestion = didYouMean(key, KNOWN_KEYS[path.join('.')] ?? []);
+  return suggestion ? `unknown key; did you mean \`${suggestion}\`?` : 'unknown key';
+}
+
 /** Parses the YAML text of `.github/autofix.yml`; an empty or missing file gives the defaults. */
 export function parseRepoConfig(
   text: string | undefined,
@@ -168,12 +181,14 @@ export function parseRepoConfig(
   if (raw === null || raw === undefined) return DEFAULT_REPO_CONFIG;
   const parsed = repoConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const keys =
-      issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k].join('.')) : [];
-    const key = keys.length > 0 ? keys.join(', ') : issue.path.join('.') || '(root)';
-    const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
-    return { key, message };
+  const problems = parsed.error.issues.flatMap((issue) => {
+    if (issue.code !== 'unrecognized_keys') {
+      return [{ key: issue.path.join('.') || '(root)', message: issue.message }];
+    }
+    return issue.keys.map((k) => ({
+      key: [...issue.path, k].join('.'),
+      message: unknownKeyMessage(k, issue.path),
+    }));
   });
   throw new AutofixError(
     'CONFIG_INVALID',

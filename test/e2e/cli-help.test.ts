@@ -1,6 +1,7 @@
 /** `--help` of the compiled CLI: plain words (no internal project history) and every default. */
 import { buildProgram } from '../../src/bin/program.js';
 import { EXIT_CODE_TABLE } from '../../src/bin/exit-codes.js';
+import { ENV_VARS } from '../../src/config/env-vars.js';
 import { runCli } from '../helpers/cli.js';
 
 const COMMANDS = buildProgram().commands.map((c) => c.name());
@@ -57,5 +58,23 @@ describe('autofix --help', () => {
     expect(optionHelp(workOrder, '--llm-model')).toMatch(/default: AUTOFIX_MODEL, else \S+/);
     const codeCommit = (await runCli(['code-commit', '--help'])).stdout;
     expect(optionHelp(codeCommit, '--max-rounds')).toContain('(default: 3)');
+  });
+
+  it.each([['run'], ['serve'], ['worker']] as const)(
+    '%s --help lists the environment it reads, and only that',
+    async (name) => {
+      const help = (await runCli([name, '--help'])).stdout;
+      const section = help.slice(help.indexOf('\nEnvironment'));
+      expect(section).toMatch(/^\nEnvironment.*:\n/);
+      const shown = [...section.matchAll(/^ {2}([A-Z][A-Z0-9_]+) /gm)].map((m) => m[1]);
+      expect(shown).toEqual(ENV_VARS.filter((v) => v.readBy.includes(name)).map((v) => v.name));
+    },
+  );
+
+  it('run --help names the LLM variables and no App credential', async () => {
+    const help = (await runCli(['run', '--help'])).stdout;
+    expect(help).toMatch(/^ {2}OPENAI_API_KEY +\(required\) /m);
+    expect(help).toMatch(/^ {2}OPENAI_BASE_URL /m);
+    expect(help).not.toMatch(/APP_ID|WEBHOOK_SECRET|AUTOFIX_SANDBOX/);
   });
 });

@@ -1,4 +1,4 @@
-import { loadDotEnv } from '../../config/dotenv.js';
+import { envFilePath, loadDotEnv } from '../../config/dotenv.js';
 import { readSettings } from '../../config/env.js';
 import type { SandboxMode } from '../../exec/index.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
@@ -25,7 +25,7 @@ export async function demo(flags: DemoFlags): Promise<void> {
       // Only where Redis is: REDIS_URL as `serve` reads it (environment, then `.env`). Nothing
       // else of the user's environment (no key, no App credentials) goes into the demo.
       const env: Record<string, string | undefined> = { REDIS_URL: process.env.REDIS_URL };
-      loadDotEnv('.env', env);
+      loadDotEnv(envFilePath(process.env), env);
       const { redisUrl } = readSettings({ REDIS_URL: env.REDIS_URL });
       const { runDemoApp } = await import('../../demo/run-demo-app.js');
       const result = await runDemoApp({ ...options, redisUrl }, process.stdout);

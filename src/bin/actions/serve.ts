@@ -1,12 +1,11 @@
 import { createRedactor, type Redactor } from '../../artifacts/redact.js';
-import { loadDotEnv } from '../../config/dotenv.js';
 import {
   givenAppCredentials,
   missingFor,
-  readSettings,
   withoutSecrets,
   type Settings,
 } from '../../config/env.js';
+import { readEnvironment } from '../../config/read-environment.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
@@ -63,9 +62,11 @@ async function serveSetupPage(rt: ServeRuntime): Promise<void> {
     port: rt.settings.port,
     log: rt.log,
     handlers: [healthz],
+    envFile: rt.settings.envFile,
   });
   rt.log.info(
-    `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml.`,
+    `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml ` +
+      `(the credentials are written to ${rt.settings.envFile}).`,
   );
 }
 
@@ -117,8 +118,7 @@ async function startApp(
 }
 
 export async function serve(flags: WorkerFlags & { workers: boolean }): Promise<void> {
-  loadDotEnv('.env', process.env);
-  const read = readSettings(process.env);
+  const read = readEnvironment(process.env);
   // From here on the secrets live in `settings` only: no child process can inherit them, and
   // /proc/<pid>/environ no longer shows them (or the process stopped).
   scrubSecrets(process.env, read.secrets);

@@ -1,6 +1,6 @@
 import { createRedactor } from '../../artifacts/redact.js';
-import { loadDotEnv } from '../../config/dotenv.js';
-import { missingFor, readSettings, withoutSecrets } from '../../config/env.js';
+import { missingFor, withoutSecrets } from '../../config/env.js';
+import { readEnvironment } from '../../config/read-environment.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
@@ -14,8 +14,7 @@ import { sandboxAtStart } from '../sandbox-at-start.js';
 import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
 
 export async function worker(flags: WorkerFlags & { metricsPort?: string }): Promise<void> {
-  loadDotEnv('.env', process.env);
-  const read = readSettings(process.env);
+  const read = readEnvironment(process.env);
   // From here on the secrets live in `settings` only: no child process can inherit them, and
   // /proc/<pid>/environ no longer shows them (or the process stopped).
   scrubSecrets(process.env, read.secrets);

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MODEL, DEFAULT_REPAIR_ATTEMPTS, EDIT_FORMAT_CHOICES } from '../cli-defaults.js';
+import { environmentHelp } from '../../config/env-vars.js';
 import { lazyAction } from '../lazy-action.js';
 import { sandboxOption } from '../sandbox-option.js';
 
@@ -48,5 +49,6 @@ export function runCommand(): Command {
       'print the committed diff after the report (default: its stat and the command that shows it)',
     )
     .addOption(sandboxOption())
+    .addHelpText('after', environmentHelp('run'))
     .action(lazyAction(async () => (await import('../actions/run.js')).run));
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { environmentHelp } from '../../config/env-vars.js';
 import { lazyAction } from '../lazy-action.js';
 import { withWorkerFlags } from './worker-flags.js';
 
@@ -14,5 +15,7 @@ export function serveCommand(): Command {
         '--no-workers',
         'only take webhooks; run `autofix worker` processes separately (default: job processors run in this process)',
       ),
-  ).action(lazyAction(async () => (await import('../actions/serve.js')).serve));
+  )
+    .addHelpText('after', environmentHelp('serve'))
+    .action(lazyAction(async () => (await import('../actions/serve.js')).serve));
 }

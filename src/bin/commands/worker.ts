@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { environmentHelp } from '../../config/env-vars.js';
 import { lazyAction } from '../lazy-action.js';
 import { withWorkerFlags } from './worker-flags.js';
 
@@ -10,5 +11,7 @@ export function workerCommand(): Command {
         '--metrics-port <port>',
         'serve /healthz, /readyz and /metrics on this port (default: none)',
       ),
-  ).action(lazyAction(async () => (await import('../actions/worker.js')).worker));
+  )
+    .addHelpText('after', environmentHelp('worker'))
+    .action(lazyAction(async () => (await import('../actions/worker.js')).worker));
 }

@@ -2,12 +2,14 @@
  * First-run setup: with no APP_ID/PRIVATE_KEY yet, Probot's manifest flow registers the app from
  * app.yml. Probot only reaches that flow through `run()`, which takes no extra handlers, so we
  * load its setup app ourselves (pinned Probot 14 path, see AGENTS.md) for `/probot/setup` (the
- * manifest's redirect: code → credentials in `.env`) and `/probot/import`, and serve our own
+ * manifest's redirect: code → credentials in the env file, `AUTOFIX_ENV_FILE` or `.env`) and
+ * `/probot/import`, and serve our own
  * setup page at `/` and `/probot` (setup-page.ts: Probot's view breaks the manifest JSON).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Probot, Server } from 'probot';
+import { updateDotEnv } from '../../config/dotenv.js';
 import { webhookProxyUrl } from '../../config/webhook-proxy.js';
 import type { HttpHandler } from '../../http-handler.js';
 import type { Logger } from '../../logger.js';
@@ -42,12 +44,30 @@ async function loadCreateAppUrl(): Promise<() => string> {
   return () => creation.createAppUrl;
 }
 
+/**
+ * Probot's setup flow writes `.env` in the working directory; ours writes the configured env file
+ * (in a container, a mounted volume: the image's working directory is not writable) and says so.
+ */
+function envFileWriter(envFile: string, log: Logger) {
+  return (values: Record<string, string>): Record<string, string> => {
+    updateDotEnv(envFile, values);
+    log.info(
+      `setup: wrote ${Object.keys(values).join(', ')} to ${envFile}` +
+        (values.APP_ID ? '; restart autofix serve (and any workers) to use the new App' : ''),
+    );
+    return values;
+  };
+}
+
 export async function startSetupServer(options: {
   host: string;
   port: number;
   log: Logger;
   handlers: HttpHandler[];
+  /** Where the App's credentials are written (`AUTOFIX_ENV_FILE`, else `.env`). */
+  envFile?: string;
 }): Promise<Server> {
+  const envFile = options.envFile ?? '.env';
   const setupAppFactory = await loadSetupAppFactory();
   const server = new Server({
     host: options.host,
@@ -67,13 +87,19 @@ export async function startSetupServer(options: {
       createAppUrl: await loadCreateAppUrl(),
       webhookProxyUrl: proxyUrl,
       fallbackHost: () => `localhost:${server.port}`,
+      envFile,
     }),
   );
   // Process metrics only (nothing is queued yet), so a scraper set up first finds its target.
   server.addHandler(metricsEndpoint(createMetrics({ defaultMetrics: true }).registry));
   for (const handler of options.handlers) server.addHandler(handler);
   await server.loadHandlerFactory(
-    setupAppFactory({ host: server.host, port: server.port, log: options.log }),
+    setupAppFactory({
+      host: server.host,
+      port: server.port,
+      log: options.log,
+      updateEnv: envFileWriter(envFile, options.log),
+    }),
   );
   await server.start();
   if (!proxyUrl) {

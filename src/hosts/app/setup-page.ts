@@ -8,7 +8,8 @@
  * The manifest follows Probot's (app.yml wins over the generated fields) with two corrections:
  * the webhook URL is the path webhooks are accepted at (`/api/github/webhooks`, not the site
  * root) and there is no `version` field. `redirect_url` is `/probot/setup`, where Probot's setup
- * app exchanges the code for the App's credentials and writes them to `.env`.
+ * app exchanges the code for the App's credentials and writes them to the env file
+ * (`AUTOFIX_ENV_FILE`, else `.env`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -95,6 +96,8 @@ export function renderSetupPage(options: {
   manifest: Record<string, unknown>;
   /** GitHub's "register a new GitHub App" URL (github.com, GHE, or an organization's). */
   createAppUrl: string;
+  /** Where the credentials will be written (`AUTOFIX_ENV_FILE`, else `.env`). */
+  envFile?: string;
 }): string {
   const { manifest } = options;
   const hook = (manifest.hook_attributes ?? {}) as { url?: unknown };
@@ -108,8 +111,8 @@ export function renderSetupPage(options: {
       <p>
         No GitHub App credentials are configured yet. The button below registers a new GitHub App
         from <code>app.yml</code>; GitHub then sends you back here and the App's ID, private key and
-        webhook secret are written to <code>.env</code>. Restart
-        <code>autofix serve</code> afterwards.
+        webhook secret are written to <code id="env-file">${options.envFile ?? '.env'}</code>.
+        Restart <code>autofix serve</code> afterwards.
       </p>
       <p>Webhooks will be delivered to <code id="webhook-url">${hookUrl}</code>.</p>
       ${
@@ -138,6 +141,8 @@ export function setupPage(options: {
   createAppUrl: () => string;
   webhookProxyUrl: string | undefined;
   fallbackHost: () => string;
+  /** Where the credentials will be written, shown on the page. */
+  envFile?: string;
 }): HttpHandler {
   return (req, res) => {
     const path = req.url?.split('?')[0];
@@ -150,7 +155,13 @@ export function setupPage(options: {
     });
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-      .end(renderSetupPage({ manifest, createAppUrl: options.createAppUrl() }));
+      .end(
+        renderSetupPage({
+          manifest,
+          createAppUrl: options.createAppUrl(),
+          ...(options.envFile ? { envFile: options.envFile } : {}),
+        }),
+      );
     return true;
   };
 }

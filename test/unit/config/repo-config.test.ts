@@ -35,6 +35,31 @@ describe('parseRepoConfig', () => {
     expect(e.message).toContain('`models.coder`: unknown key');
   });
 
+  it('suggests the key a near miss meant, at its own level, and nothing for a far one', () => {
+    let err: unknown;
+    try {
+      parseRepoConfig(
+        'validat: [x]\ncode-strategy: tools\nDraft_PRS: true\nmodels:\n  tirage: m\nwhatever: 1\n',
+      );
+    } catch (e) {
+      err = e;
+    }
+    const problems = ((err as AutofixError).details as { problems: unknown[] }).problems;
+    expect(problems).toHaveLength(5);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { key: 'validat', message: 'unknown key; did you mean `validate`?' },
+        { key: 'code-strategy', message: 'unknown key; did you mean `code_strategy`?' },
+        { key: 'Draft_PRS', message: 'unknown key; did you mean `draft_prs`?' },
+        { key: 'whatever', message: 'unknown key' },
+        { key: 'models.tirage', message: 'unknown key; did you mean `triage`?' },
+      ]),
+    );
+    expect((err as AutofixError).message).toContain(
+      '`validat`: unknown key; did you mean `validate`?',
+    );
+  });
+
   it('reports broken YAML', () => {
     expect(() => parseRepoConfig('validate: [unclosed')).toThrow(/not valid YAML/);
   });

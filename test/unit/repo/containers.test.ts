@@ -11,6 +11,8 @@ import { REPO_ROOT } from '../../helpers/cli.js';
 
 interface ComposeService {
   image?: string;
+  env_file?: unknown;
+  depends_on?: Record<string, Record<string, unknown>>;
   build?: unknown;
   command?: string[];
   environment?: Record<string, string>;
@@ -23,7 +25,8 @@ interface ComposeService {
   user?: string;
 }
 
-const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8')) as {
+const composeText = readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+const compose = parse(composeText) as {
   services: Record<string, ComposeService>;
   volumes: Record<string, unknown>;
 };
@@ -75,6 +78,41 @@ describe('docker-compose.yml', () => {
         expect(literal).not.toMatch(/:\/\/[^@/]*:[^@/]+@/);
       }
     }
+  });
+});
+
+describe('docker-compose.yml for Docker Compose 2.15 (what the README says it needs)', () => {
+  it('uses no syntax of a later Compose', () => {
+    // `env_file` entries with `path`/`required` are 2.24+: only file names here.
+    for (const [name, service] of Object.entries(compose.services)) {
+      const files = service.env_file === undefined ? [] : [service.env_file].flat();
+      for (const file of files)
+        expect({ name, file: typeof file }).toEqual({ name, file: 'string' });
+      // `depends_on` with `restart` (2.17) or `required` (2.20): `condition` only.
+      for (const dep of Object.values(service.depends_on ?? {}))
+        expect(Object.keys(dep)).toEqual(['condition']);
+    }
+    // `include` (2.20), `!reset`/`!override` (2.24); `develop` (2.22).
+    expect(Object.keys(compose).sort()).toEqual(['services', 'volumes']);
+    expect(composeText).not.toMatch(/!reset|!override|^\s+develop:/m);
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toContain(
+      'Needs Docker Compose ≥ 2.15',
+    );
+  });
+
+  it("keeps the setup page's credentials on a volume that app and workers read", () => {
+    const envFile = /^\s+AUTOFIX_ENV_FILE=(\S+)/m.exec(dockerfile)?.[1];
+    expect(envFile).toBe('/var/lib/autofix-config/.env');
+    const folder = dirname(envFile!);
+    // Made and handed to the image's user, so a new volume mounted there is writable by it.
+    const user = /^USER (\w+)/m.exec(dockerfile)![1];
+    expect(dockerfile).toMatch(new RegExp(`mkdir -p [^\\n]*${folder}`));
+    expect(dockerfile).toMatch(new RegExp(`chown ${user}:${user} [^\\n]*${folder}`));
+    expect(compose.volumes).toHaveProperty('autofix-config');
+    expect(compose.services.app!.environment?.AUTOFIX_ENV_FILE).toBe(envFile);
+    expect(compose.services.app!.volumes).toContain(`autofix-config:${folder}`);
+    expect(compose.services.worker!.environment?.AUTOFIX_ENV_FILE).toBe(envFile);
+    expect(compose.services.worker!.volumes).toContain(`autofix-config:${folder}:ro`);
   });
 });
 
