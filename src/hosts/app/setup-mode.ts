@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Probot, Server } from 'probot';
 import { updateDotEnv } from '../../config/dotenv.js';
+import { ENV_VARS } from '../../config/env-vars.js';
 import { webhookProxyUrl } from '../../config/webhook-proxy.js';
 import type { HttpHandler } from '../../http-handler.js';
 import type { Logger } from '../../logger.js';
@@ -48,14 +49,22 @@ async function loadCreateAppUrl(): Promise<() => string> {
  * Probot's setup flow writes `.env` in the working directory; ours writes the configured env file
  * (in a container, a mounted volume: the image's working directory is not writable) and says so.
  */
-function envFileWriter(envFile: string, log: Logger) {
+export function envFileWriter(envFile: string, log: Logger) {
+  const known = new Set(ENV_VARS.map((v) => v.name));
   return (values: Record<string, string>): Record<string, string> => {
-    updateDotEnv(envFile, values);
+    // Only what Autofix reads: the manifest flow also hands over the App's OAuth client secret,
+    // which Autofix never uses, so it is not kept in a file beside the others.
+    const kept = Object.fromEntries(Object.entries(values).filter(([k]) => known.has(k)));
+    const dropped = Object.keys(values).filter((k) => !known.has(k));
+    updateDotEnv(envFile, kept);
     log.info(
-      `setup: wrote ${Object.keys(values).join(', ')} to ${envFile}` +
-        (values.APP_ID ? '; restart autofix serve (and any workers) to use the new App' : ''),
+      `setup: wrote ${Object.keys(kept).join(', ')} to ${envFile}` +
+        (dropped.length > 0
+          ? ` (not kept, Autofix does not use them: ${dropped.join(', ')})`
+          : '') +
+        (kept.APP_ID ? '; restart autofix serve (and any workers) to use the new App' : ''),
     );
-    return values;
+    return kept;
   };
 }
 
