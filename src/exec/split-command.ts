@@ -64,7 +64,10 @@ export function splitCommand(command: string): string[] {
   // shell-quote splits `a"$B"c` into several entries; a variable anywhere was refused above.
   if (argv.length === 0) refuse(command, 'is empty');
   if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] ?? ''))
-    refuse(command, 'starts with an environment assignment');
+    refuse(
+      command,
+      `starts with an environment assignment; to set it for the command, write \`env ${formatCommand(argv)}\``,
+    );
   return argv;
 }
 

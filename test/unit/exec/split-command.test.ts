@@ -48,6 +48,16 @@ describe('splitCommand', () => {
   it('refuses unclosed quotes, environment assignments and empty commands', () => {
     expect(() => splitCommand(`echo "oops`)).toThrow('unclosed quote');
     expect(() => splitCommand('NODE_ENV=test npm test')).toThrow('environment assignment');
+    // The refusal says how to write it: `env` sets the variable for the command.
+    expect(() => splitCommand('PYTHONPATH=src pytest -q tests/test_app.py')).toThrow(
+      'write `env PYTHONPATH=src pytest -q tests/test_app.py`',
+    );
+    expect(splitCommand('env PYTHONPATH=src pytest -q')).toEqual([
+      'env',
+      'PYTHONPATH=src',
+      'pytest',
+      '-q',
+    ]);
     expect(() => splitCommand('   ')).toThrow('is empty');
   });
 
