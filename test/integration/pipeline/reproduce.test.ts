@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { printRunReport } from '../../../src/bin/print-run-report.js';
 import { silentLogger } from '../../../src/logger.js';
 import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
@@ -153,6 +154,37 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(report.outcome).toBe('success');
     const r = report.result!.reproduction!;
     expect(r.status !== 'reproduced' && r.reason).toContain('not one of the allowed test runners');
+  });
+
+  it('a change the reproduction still fails with: the report says so, never "passes with the fix"', async () => {
+    // A fix for add(2, 3) only: `node test.js` passes, the reproduction (negative numbers) does not.
+    const negatives = reproduction(
+      "test('add(-1, 1) is 0 (#7)', () => {\n  assert.equal(add(-1, 1), 0);\n});\n",
+    );
+    const partialFix = `\`\`\`diff\n${FIX_DIFF.replace('+  return a + b;', '+  return Math.abs(a) + b;')}\`\`\``;
+    llm.enqueue(json(TRIAGE), json(PLAN), negatives, partialFix);
+    repo = createSampleRepo({ config: `${CONFIG}max_repair_attempts: 0\n` });
+    // What the report says does not depend on the sandbox (this one runs where bubblewrap is not).
+    const report = await runLocal(
+      { repo: repo.dir, issueText: ISSUE, number: 7, sandbox: 'none' },
+      env.settings,
+      { log: silentLogger },
+    );
+
+    expect(report.failure).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(report.failure!.validation).toContainEqual({
+      command: 'node --test test/issue-7-add.test.js',
+      exit_code: 1,
+      timed_out: false,
+    });
+    let printed = '';
+    printRunReport(report, {
+      write: (chunk: string) => void (printed += chunk),
+    } as unknown as NodeJS.WritableStream);
+    expect(printed).not.toContain('passes with the fix');
+    expect(printed).toMatch(
+      /^Reproduction: test\/issue-7-add\.test\.js \(node --test \S+\) failed on the base commit and still fails with the change \(exit 1\)/m,
+    );
   });
 
   it('refuses a fix that edits the reproduction test, even when every command passes', async () => {
