@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printRunReport } from '../../../src/bin/print-run-report.js';
 import { silentLogger } from '../../../src/logger.js';
+import type { ProgressEvent } from '../../../src/pipeline/ports.js';
 import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {
@@ -185,6 +186,30 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(printed).toMatch(
       /^Reproduction: test\/issue-7-add\.test\.js \(node --test \S+\) failed on the base commit and still fails with the change \(exit 1\)/m,
     );
+  });
+
+  it('progress: setup where it ran (in reproduce, before its end), a reproduction not written as skipped', async () => {
+    llm.enqueue(json(TRIAGE), json(PLAN), PASSES_ON_BASE, PASSES_ON_BASE, fix, json(PR_SUMMARY));
+    repo = createSampleRepo({ config: `setup:\n  - node -e "0"\n${CONFIG}` });
+    const events: ProgressEvent[] = [];
+    const report = await runLocal(
+      { repo: repo.dir, issueText: ISSUE, number: 7, sandbox: 'none' },
+      env.settings,
+      { log: silentLogger, progress: (e) => void events.push(e) },
+    );
+
+    expect(report.outcome).toBe('success');
+    const shown = events.filter((e) => !e.heartbeat).map((e) => `${e.stage} ${e.status}`);
+    const reproduceEnd = shown.indexOf('reproduce skipped');
+    expect(reproduceEnd).toBeGreaterThan(shown.indexOf('reproduce start'));
+    expect(shown).not.toContain('reproduce done');
+    expect(
+      events[events.findIndex((e) => e.stage === 'reproduce' && e.status === 'skipped')]!.message,
+    ).toMatch(/^no reproduction: No failing reproduction could be written/);
+    // The reproduce stage's own setup is shown inside it, before it ends.
+    const firstSetup = shown.indexOf('setup done');
+    expect(firstSetup).toBeGreaterThan(shown.indexOf('reproduce start'));
+    expect(firstSetup).toBeLessThan(reproduceEnd);
   });
 
   it('refuses a fix that edits the reproduction test, even when every command passes', async () => {
