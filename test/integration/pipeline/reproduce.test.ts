@@ -212,6 +212,27 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(firstSetup).toBeLessThan(reproduceEnd);
   });
 
+  it('an answer the validator refuses twice: a plain sentence in the PR, its words only in the artifacts', async () => {
+    const invalid = json({ path: 5, content: 'x', command: 'node --test x', test_name: 't' });
+    llm.enqueue(json(TRIAGE), json(PLAN), invalid, invalid, fix, json(PR_SUMMARY));
+    repo = createSampleRepo({ config: CONFIG });
+    const report = await runLocal(
+      { repo: repo.dir, issueText: ISSUE, number: 7, sandbox: 'none' },
+      env.settings,
+      { log: silentLogger },
+    );
+
+    expect(report.outcome).toBe('success');
+    const pr = readFileSync(report.prFile!, 'utf8');
+    expect(pr).toContain(
+      '_None: No failing reproduction could be written: the model did not answer in the form asked for, even when asked again._',
+    );
+    expect(pr).not.toMatch(/ReproductionAnswer|Invalid input|re-ask/);
+    const summary = readFileSync(join(report.artifactsDir, 'summary.json'), 'utf8');
+    const saved = JSON.parse(summary) as { reproduction: { detail?: string } };
+    expect(saved.reproduction.detail).toMatch(/not a valid ReproductionAnswer/);
+  });
+
   it('refuses a fix that edits the reproduction test, even when every command passes', async () => {
     // The plan happens to list the test's path: the code agent is asked for both files, and its
     // answer for the test rewrites it (here harmlessly, a comment; it could weaken the assertion).
