@@ -173,7 +173,14 @@ export interface Reproduction {
 /** The reproduce stage's output: the test, or why there is none (then the run goes on). */
 export type ReproductionOutput =
   | ({ status: 'reproduced'; duration_ms: number } & Reproduction)
-  | { status: 'skipped' | 'not-reproduced'; reason: string; duration_ms: number };
+  | {
+      status: 'skipped' | 'not-reproduced';
+      /** A sentence for people (the PR body, comments). */
+      reason: string;
+      duration_ms: number;
+      /** The failure in its own words (a validator's), for the run's artifacts and logs only. */
+      detail?: string;
+    };
 
 /** A PR head verified again (`check_run.rerequested`): what ran on it, and the verdict. */
 export interface VerifyOutput {

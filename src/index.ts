@@ -3,6 +3,7 @@ import type { ApplicationFunction } from 'probot';
 import type { HttpHandler } from './http-handler.js';
 import type { AppMetrics } from './scheduler/metrics.js';
 import type { TriggerIntake } from './intake/trigger-intake.js';
+import type { InstallationLifecycle } from './intake/installation-gone.js';
 import { registerWebhooks } from './intake/register-webhooks.js';
 import type { RepoConfigLoader } from './intake/repo-config-loader.js';
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   triggers?: TriggerIntake;
   /** The config this process's admission loaded lately: rules out other labels early. */
   configs?: Pick<RepoConfigLoader, 'peek'>;
+  /** Ends the queued runs of installations and repositories the app loses. */
+  lifecycle?: InstallationLifecycle;
   metrics?: AppMetrics;
 }
 
@@ -23,6 +26,7 @@ export function createApp(deps: AppDeps = {}): ApplicationFunction {
       registerWebhooks(app, {
         triggers: deps.triggers,
         configs: deps.configs ?? { peek: () => undefined },
+        ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
       });
     }

@@ -1,6 +1,7 @@
 /** The short report `autofix run` prints on stdout when it ends. */
 import { readdirSync } from 'node:fs';
 import type { LocalRunReport } from '../hosts/local/run-local.js';
+import { describeReproduction } from '../hosts/local/local-run-report.js';
 import { quote } from 'shell-quote';
 import { keepEnds } from '../text/keep-ends.js';
 
@@ -54,14 +55,8 @@ export function printRunReport(
     if (r.code.repairs > 0) lines.push(`Repairs: ${r.code.repairs}`);
   }
   if (report.stopped) lines.push(`Stopped: ${report.stopped}`);
-  if (r?.reproduction) {
-    const rep = r.reproduction;
-    lines.push(
-      rep.status === 'reproduced'
-        ? `Reproduction: ${rep.path} (${rep.command}) failed on the base commit, passes with the fix`
-        : `Reproduction: none (${rep.reason})`,
-    );
-  }
+  const reproduction = describeReproduction(report);
+  if (reproduction) lines.push(reproduction);
   if (report.failure) {
     lines.push(
       `Failed in ${report.failure.stage} (${report.failure.code}); everything was rolled back:`,

@@ -9,6 +9,7 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 const MARK: Record<ProgressEvent['status'], string> = {
   start: '…',
   done: '✔',
+  skipped: '–',
   failed: '✖',
   info: '·',
 };
@@ -34,14 +35,16 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): ProgressPrint
       logStream: stream,
     };
   }
-  let current = '';
-  let stepStarted = started;
+  // The steps under way, innermost last (setup runs inside reproduce): the live line shows the
+  // innermost, and the outer one again once it ends.
+  const live: { stage: string; text: string; started: number }[] = [];
   let frame = 0;
   // The live line counts the step's own time: a long `npm ci` shows how long it has run.
   const draw = (): void => {
-    if (current)
+    const top = live.at(-1);
+    if (top)
       stream.write(
-        `\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${current} (${((Date.now() - stepStarted) / 1000).toFixed(0)}s, ${elapsed()} in all)`,
+        `\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${top.text} (${((Date.now() - top.started) / 1000).toFixed(0)}s, ${elapsed()} in all)`,
       );
   };
   const timer = setInterval(draw, 100);
@@ -49,8 +52,9 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): ProgressPrint
   return {
     onEvent: (e) => {
       if (e.status === 'start') {
-        current = `${e.stage}: ${e.message}`;
-        stepStarted = Date.now();
+        const at = live.findIndex((l) => l.stage === e.stage);
+        if (at >= 0) live.splice(at);
+        live.push({ stage: e.stage, text: `${e.stage}: ${e.message}`, started: Date.now() });
         draw();
         return;
       }
@@ -58,16 +62,19 @@ export function createProgressPrinter(stream: NodeJS.WriteStream): ProgressPrint
       stream.write(
         `\r\x1b[2K${MARK[e.status]} ${e.stage}: ${e.message.split('\n')[0]} (${elapsed()})\n`,
       );
-      if (e.status !== 'info') current = '';
+      if (e.status !== 'info') {
+        const at = live.findIndex((l) => l.stage === e.stage);
+        if (at >= 0) live.splice(at);
+      }
       draw();
     },
     stop: () => {
       clearInterval(timer);
-      if (current) stream.write('\r\x1b[2K');
+      if (live.length > 0) stream.write('\r\x1b[2K');
     },
     logStream: new Writable({
       write(chunk: Buffer | string, _encoding, callback) {
-        if (current) stream.write('\r\x1b[2K');
+        if (live.length > 0) stream.write('\r\x1b[2K');
         stream.write(chunk);
         draw();
         callback();

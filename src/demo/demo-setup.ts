@@ -23,7 +23,7 @@ export interface DemoOptions {
   dir?: string;
   /** Workspace cache and artifacts (AUTOFIX_WORKDIR); `<dir>/workdir` when absent. */
   workdir?: string;
-  /** Keep the workspace cache and artifacts too (the sample repository always stays). */
+  /** Keep the workspace cache too (the sample repository and the run's artifacts always stay). */
   keep?: boolean;
   sandbox: 'bwrap' | 'none';
 }
@@ -32,6 +32,11 @@ export interface DemoSetup {
   root: string;
   repo: string;
   workdir: string;
+  /**
+   * Where the run's artifacts go when the workdir is removed at the end (beside the sample, so
+   * the files the report lists stay); undefined: in the workdir, which stays.
+   */
+  artifactsDir?: string;
   llm: ScriptedLlmServer;
   /** The settings of this run; `extra` adds to the demo's own environment (Redis, GitHub…). */
   settings(extra?: Record<string, string>): Settings;
@@ -58,10 +63,12 @@ export async function setUpDemo(options: DemoOptions): Promise<DemoSetup> {
   mkdirSync(workdir, { recursive: true });
   await writeDemoRepo(repo);
   const llm = await startDemoLlm();
+  const removesWorkdir = !options.keep && !options.workdir;
   return {
     root,
     repo,
     workdir,
+    ...(removesWorkdir ? { artifactsDir: join(root, 'artifacts') } : {}),
     llm,
     settings: (extra = {}) =>
       readSettings({
@@ -74,7 +81,7 @@ export async function setUpDemo(options: DemoOptions): Promise<DemoSetup> {
       }),
     async cleanup() {
       await llm.close();
-      if (!options.keep && !options.workdir) rmSync(workdir, { recursive: true, force: true });
+      if (removesWorkdir) rmSync(workdir, { recursive: true, force: true });
     },
   };
 }

@@ -39,6 +39,7 @@ export async function runDemo(options: DemoOptions, io: DemoOutput): Promise<Loc
         issueText: `${DEMO_ISSUE.title}\n\n${DEMO_ISSUE.body}\n`,
         number: DEMO_ISSUE_NUMBER,
         sandbox: options.sandbox,
+        ...(demo.artifactsDir ? { artifactsDir: demo.artifactsDir } : {}),
       },
       demo.settings(),
       { log: createLogger({ level: 'silent' }), progress: io.progress },
@@ -69,11 +70,8 @@ export async function runDemo(options: DemoOptions, io: DemoOutput): Promise<Loc
     say(`  git -C ${shellQuote(demo.repo)} log --oneline --all`);
     if (branch) say(`  git -C ${shellQuote(demo.repo)} diff main ${branch}`);
     say(`  rm -rf ${shellQuote(demo.root)}   # when done`);
-    if (!options.keep && !options.workdir)
-      say(
-        '(The artifacts — every prompt and answer, the test logs, pull-request.md — and the ' +
-          'workspace cache are removed now; --keep keeps them.)',
-      );
+    say(`The artifacts (every prompt and answer, the test logs) stay at ${report.artifactsDir}.`);
+    if (demo.artifactsDir) say('(The workspace cache is removed now; --keep keeps it.)');
     say(`Demo took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     say(
       'Next: `autofix demo --app` runs the same through `autofix serve` (needs Redis); ' +

@@ -10,6 +10,7 @@ import type { GitHubClient } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import { classifyError } from '../classify-error.js';
 import type { AppMetrics } from '../scheduler/metrics.js';
+import type { RunRegistry } from '../runs/run-registry.js';
 import type { RetryPolicy } from '../scheduler/stage-queues.js';
 import { TRIGGER_QUEUE, type TriggerJobData } from './trigger-types.js';
 
@@ -27,6 +28,8 @@ export function startAdmissionWorker(options: {
   prefix: string;
   auth: InstallationAuth;
   admit: AdmitFn;
+  /** Triggers of an installation or repository lost since they arrived are dropped unasked. */
+  gone?: Pick<RunRegistry, 'goneSince'>;
   log: Logger;
   metrics?: AppMetrics;
   concurrency?: number;
@@ -64,6 +67,11 @@ export function startAdmissionWorker(options: {
       attempt,
     });
     try {
+      const since = await options.gone?.goneSince(t.installationId, t.repository.full_name);
+      if (since !== undefined && t.receivedAt <= since) {
+        log.info('the app lost this installation or repository: trigger dropped');
+        return 'installation-gone';
+      }
       const client = await options.auth(t.installationId);
       const result = await options.admit(t, client.octokit, log);
       log.info({ result }, 'trigger admitted');

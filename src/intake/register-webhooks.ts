@@ -4,6 +4,7 @@ import { onCheckRerequested } from './on-check-rerequested.js';
 import { onCiCompleted } from './on-ci-completed.js';
 import { onIssueComment } from './on-issue-comment.js';
 import { onIssueLabeled } from './on-issue-labeled.js';
+import { LOST_EVENTS, onInstallationLost } from './on-installation-lost.js';
 import type { WebhookDeps } from './webhook-deps.js';
 
 /**
@@ -27,5 +28,6 @@ export function registerWebhooks(app: Probot, deps: WebhookDeps): void {
     ['check_suite.completed', 'check_run.completed', 'workflow_run.completed'],
     onCiCompleted(deps),
   );
+  app.on([...LOST_EVENTS], onInstallationLost(deps));
   app.onError(answerBadSignatureWith401);
 }

@@ -3,6 +3,7 @@ import type { RunIntake } from './run-intake.js';
 import type { RunRegistry } from '../runs/run-registry.js';
 import type { TriggerIntake } from './trigger-intake.js';
 import type { AppIdentity } from './app-identity.js';
+import type { InstallationLifecycle } from './installation-gone.js';
 import type { PermissionChecker } from './permission-checker.js';
 import type { RepoConfigLoader } from './repo-config-loader.js';
 
@@ -11,6 +12,8 @@ export interface WebhookDeps {
   triggers: TriggerIntake;
   /** Only `peek`: a trigger that the config this process knows rules out is dropped early. */
   configs: Pick<RepoConfigLoader, 'peek'>;
+  /** Ends the queued runs of an installation or repositories the app lost (Redis only). */
+  lifecycle?: InstallationLifecycle;
   metrics?: AppMetrics;
 }
 

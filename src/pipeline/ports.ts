@@ -13,7 +13,8 @@ export type { StageName, StepName };
 export interface ProgressEvent {
   /** A stage, or a step within one: opening the workspace, the repository's `setup`. */
   stage: StepName;
-  status: 'start' | 'done' | 'failed' | 'info';
+  /** `skipped`: the step ended without doing its work (a reproduction not written; why in `message`). */
+  status: 'start' | 'done' | 'skipped' | 'failed' | 'info';
   message: string;
   /** A long step saying it is still running (a terminal with a live line can skip it). */
   heartbeat?: boolean;

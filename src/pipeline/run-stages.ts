@@ -118,6 +118,22 @@ function localStageEnv(
   };
 }
 
+/**
+ * How a stage that went on is shown: done, or skipped when it went on without doing its work (a
+ * reproduce stage that wrote no test says why).
+ */
+export function stageEndEvent(
+  stage: StageName,
+  outputs: StageOutputs,
+  label: string,
+): ProgressEvent {
+  const reproduction = stage === 'reproduce' ? outputs.reproduce : undefined;
+  if (reproduction && reproduction.status !== 'reproduced') {
+    return { stage, status: 'skipped', message: `no reproduction: ${reproduction.reason}` };
+  }
+  return { stage, status: 'done', message: label };
+}
+
 /** The `fix` route's stages in order, up to `until` or a stage's stop. */
 async function walkRoute(
   options: RunStagesOptions,
@@ -133,7 +149,7 @@ async function walkRoute(
       progress({ stage, status: 'info', message: stop });
       return { outputs: env.outputs, stage, stop };
     }
-    progress({ stage, status: 'done', message: label });
+    progress(stageEndEvent(stage, env.outputs, label));
     if (stage === options.until) return { outputs: env.outputs, stage };
   }
   return { outputs: env.outputs, stage: 'pr' };

@@ -166,3 +166,17 @@ export async function failRun(
   );
   await release(rt, data, log);
 }
+
+/**
+ * The third way: the app lost the run's installation or repository (intake/installation-gone.ts).
+ * Nothing is posted (GitHub would refuse it); the ending is recorded and the issue released, so
+ * a trigger after a reinstall starts afresh. The caller logs.
+ */
+export async function abandonRun(
+  registry: Pick<RunRegistry, 'markEnded' | 'release'>,
+  data: Pick<RunJobData, 'runId' | 'repository' | 'issue'>,
+  reason: string,
+): Promise<void> {
+  await registry.markEnded(data.runId, { outcome: 'abandoned', reason });
+  await registry.release(runKeyOf(data), data.runId);
+}

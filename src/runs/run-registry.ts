@@ -9,7 +9,10 @@
  * - `<prefix>:busy-replied:<run>` → the "already working on it" reply was posted once;
  * - `<prefix>:ended:<run>` → how the run ended (JSON), written before the run's last comment: a
  *   stage job that runs again after its run ended (its worker died while reporting) only
- *   finishes the report, it never starts the stage over (one outcome per run).
+ *   finishes the report, it never starts the stage over (one outcome per run);
+ * - `<prefix>:gone:<installation>[:<owner/repo>]` → when the installation was deleted or suspended
+ *   (or the repository removed from it), epoch ms, kept 3 days: a run accepted before that can no
+ *   longer reach the repository, and its stage jobs end without a word (intake/installation-gone.ts).
  *
  * The claim is one Lua script so that two triggers racing for one issue cannot both win.
  */
@@ -79,6 +82,17 @@ export interface RunRegistry {
    * has it. It expires after `ttlMs`, so a holder that died frees it.
    */
   lock(name: string, ttlMs: number): Promise<(() => Promise<void>) | undefined>;
+  /** Records that the app lost the installation (or one repository of it) at `at` (epoch ms). */
+  markGone(scope: GoneScope, at: number): Promise<void>;
+  /** When the app lost the run's installation or repository (the later mark), if it did. */
+  goneSince(installationId: number, repoFullName: string): Promise<number | undefined>;
+}
+
+/** What the app lost: a whole installation, or some repositories of it. */
+export interface GoneScope {
+  installationId: number;
+  /** `owner/name`s; absent: every repository of the installation. */
+  repositories?: readonly string[];
 }
 
 export type RunEnding =
@@ -87,7 +101,9 @@ export type RunEnding =
   | {
       outcome: 'failed';
       failure: { stage: StageName; error: ErrorShape; attempts: number };
-    };
+    }
+  /** The app lost the installation or the repository: ended without a word to it. */
+  | { outcome: 'abandoned'; reason: string };
 
 /** Where the issues' active-run locks live: a run holds one until it has ended. */
 export const runLockPrefix = (prefix: string): string => `${prefix}:run-lock:`;
@@ -147,6 +163,7 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
         await r.autofixReleaseRun(key, token);
       };
     },
+    ...goneMarks(redis, prefix),
     async firstBusyReply(activeRunId) {
       const set = await redis.set(
         `${prefix}:busy-replied:${activeRunId}`,
@@ -156,6 +173,28 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
         'NX',
       );
       return set === 'OK';
+    },
+  };
+}
+
+/** The registry's record of installations and repositories the app lost. */
+function goneMarks(redis: Redis, prefix: string): Pick<RunRegistry, 'markGone' | 'goneSince'> {
+  const goneKey = (installationId: number, repo?: string): string =>
+    `${prefix}:gone:${installationId}${repo === undefined ? '' : `:${repo.toLowerCase()}`}`;
+  return {
+    async markGone(scope, at) {
+      const keys = scope.repositories
+        ? scope.repositories.map((repo) => goneKey(scope.installationId, repo))
+        : [goneKey(scope.installationId)];
+      await Promise.all(keys.map((key) => redis.set(key, String(at), 'PX', DELIVERY_TTL_MS)));
+    },
+    async goneSince(installationId, repoFullName) {
+      const marks = await redis.mget(
+        goneKey(installationId),
+        goneKey(installationId, repoFullName),
+      );
+      const times = marks.filter((m): m is string => m !== null).map(Number);
+      return times.length > 0 ? Math.max(...times) : undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The BullMQ processor around one stage: the guards every job passes (shutdown, installation
- * rate limit, a run that has already ended: `stage-job/guards/`), the status comment, the stage
+ * The BullMQ processor around one stage: the guards every job passes (shutdown, an installation
+ * the app lost, installation rate limit, a run that has already ended: `stage-job/guards/`), the status comment, the stage
  * itself, then the next job (or the end of the run). Decides retry vs. permanent failure through
  * classifyError, and hands a job interrupted by shutdown back to the queue untouched.
  */

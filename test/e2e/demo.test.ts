@@ -61,11 +61,21 @@ describe('autofix demo', () => {
     expect(r.stdout).toContain(`git -C ${join(dir, 'demo', 'pager')} log --oneline --all`);
   }, 120_000);
 
-  it('without --keep removes the workspace cache and artifacts; refuses a --dir that is not empty', async () => {
+  it('without --keep removes the workspace cache but keeps the artifacts it lists; refuses a --dir that is not empty', async () => {
     const target = join(dir, 'demo');
-    const r = await runCli(['demo', '--dir', target], { timeoutMs: 90_000 });
+    const r = await runCli(['demo', '--dir', target, '--sandbox', 'none'], { timeoutMs: 90_000 });
     expect(r.code).toBe(0);
-    expect(readdirSync(target).sort()).toEqual(['pager']);
+    expect(readdirSync(target).sort()).toEqual(['artifacts', 'pager']);
+    // Every file the report lists is still there.
+    const artifacts = join(target, 'artifacts');
+    expect(r.stdout).toContain(`Artifacts: ${artifacts}`);
+    const listed = r.stdout
+      .split('\n')
+      .slice(r.stdout.split('\n').indexOf(`Artifacts: ${artifacts}`) + 1)
+      .filter((l) => /^ {2}\S+$/.test(l))
+      .map((l) => l.trim());
+    expect(listed.length).toBeGreaterThan(3);
+    expect(readdirSync(artifacts).sort()).toEqual(expect.arrayContaining(listed));
 
     const again = await runCli(['demo', '--dir', target]);
     expect(again.code).toBe(2);

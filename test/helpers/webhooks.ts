@@ -219,3 +219,24 @@ export function rerequestedPayload(
   });
   return payload;
 }
+
+/** `installation` (`deleted`, `suspend`, `unsuspend`, …) for installation `installationId`. */
+export function installationPayload(action: string, installationId = 4242): Json {
+  const payload = example('installation', action);
+  Object.assign(payload.installation as Json, { id: installationId });
+  return payload;
+}
+
+/** `installation_repositories.removed`: `repositories` (`owner/name`) left installation `installationId`. */
+export function repositoriesRemovedPayload(repositories: string[], installationId = 4242): Json {
+  const payload = example('installation_repositories', 'removed');
+  Object.assign(payload.installation as Json, { id: installationId });
+  payload.repositories_removed = repositories.map((fullName, i) => ({
+    id: 9000 + i,
+    node_id: `R_${i}`,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    private: false,
+  }));
+  return payload;
+}

@@ -20,7 +20,7 @@ export function demoCommand(): Command {
     )
     .option(
       '--keep',
-      'keep the workspace cache and the artifacts (the sample repository always stays)',
+      "keep the workspace cache (the sample repository and the run's artifacts always stay)",
     )
     .addOption(sandboxOption())
     .action(lazyAction(async () => (await import('../actions/demo.js')).demo));

@@ -15,6 +15,7 @@ import { startAdmissionWorker, type AdmissionWorker } from '../../intake/admissi
 import { createRunIntake } from '../../intake/run-intake.js';
 import { createTriggerIntake } from '../../intake/trigger-intake.js';
 import { createAdmission } from '../../intake/admit-trigger.js';
+import { createInstallationLifecycle } from '../../intake/installation-gone.js';
 import { createAppIdentity, type AppIdentity } from '../../intake/app-identity.js';
 import { createPermissionChecker } from '../../intake/permission-checker.js';
 import { createRepoConfigLoader, type RepoConfigLoader } from '../../intake/repo-config-loader.js';
@@ -231,6 +232,12 @@ async function startWebServer(
         ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
       }),
       configs: s.configs,
+      lifecycle: createInstallationLifecycle({
+        queues: s.backend.queues,
+        triggers: s.backend.triggers,
+        registry: s.backend.registry,
+        ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
+      }),
       metrics: options.metrics,
     }),
   );
@@ -264,6 +271,7 @@ function startAdmission(s: Startup): AdmissionWorker {
     redisUrl: options.redisUrl,
     prefix: options.prefix,
     auth: createInstallationAuth(s.appProbot, (token) => options.redact.add(token)),
+    gone: backend.registry,
     admit: createAdmission({
       intake: createRunIntake({ queues: backend.queues, registry: backend.registry, log }),
       configs: s.configs,

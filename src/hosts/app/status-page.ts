@@ -64,7 +64,7 @@ export interface RunRow {
   issue: number;
   stage: StageName;
   /** `finished`, `stopped`, `failed` or `in progress`. */
-  outcome: 'finished' | 'stopped' | 'failed' | 'in progress';
+  outcome: 'finished' | 'stopped' | 'failed' | 'abandoned' | 'in progress';
   /** What the outcome means here (stop reason, failing stage and error code, job state). */
   detail: string;
   at: number;
@@ -115,6 +115,7 @@ function describeEnding(ending: RunEnding): Pick<RunRow, 'outcome' | 'detail'> {
     const { stage, error } = ending.failure;
     return { outcome: 'failed', detail: `${stage}: ${error.code}` };
   }
+  if (ending.outcome === 'abandoned') return { outcome: 'abandoned', detail: ending.reason };
   if (ending.stop) {
     const reason = ending.stop.reason;
     return {

@@ -34,7 +34,7 @@ import {
 import { sanitizeUntrustedText } from '../../text/untrusted-text.js';
 import { earlierBranch, preflight, titleAndBody, type Preflight } from './local-preflight.js';
 import { writeSummary, type StageRecord } from './local-summary.js';
-import { resultOf, type LocalRunReport } from './local-run-report.js';
+import { resultOf, validationOf, type LocalRunReport } from './local-run-report.js';
 
 export type { LocalRunReport, RunIssueResult } from './local-run-report.js';
 import { validationLogWriter } from '../../pipeline/validation-log.js';
@@ -196,7 +196,13 @@ export async function runLocal(
   } catch (err) {
     const failure = err instanceof RunFailure ? err : new RunFailure('triage', err, {});
     const shape = toErrorShape(failure.error);
-    report.failure = { stage: failure.stage, code: shape.code, message: redact(shape.message) };
+    const validation = validationOf(shape.details);
+    report.failure = {
+      stage: failure.stage,
+      code: shape.code,
+      message: redact(shape.message),
+      ...(validation ? { validation } : {}),
+    };
     report.result = resultOf(failure.outputs, failure.stage);
   } finally {
     writeSummary(runLog, { run, report, stages, usage: llm.usage.totals(), started });

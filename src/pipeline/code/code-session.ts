@@ -100,6 +100,12 @@ interface SessionState {
   baselineCached: boolean;
   /** The newest failing validation of the change: what the report leads with. */
   rootCause?: RootCause;
+  /**
+   * Each command's latest result with the change (a round stops at its first failure, so a later
+   * command's result may be an earlier round's): a failure's `details.validation`, so a report
+   * can tell what the reproduction's command did after the change.
+   */
+  latest: Map<string, { command: string; exit_code: number | null; timed_out: boolean }>;
 }
 
 /** What every prompt of the stage shares: the issue, the plan, the context, the edit format. */
@@ -131,6 +137,7 @@ function initialState(input: CodeInput, scope: ReadonlySet<string>): SessionStat
     ],
     baseline: null,
     baselineCached: false,
+    latest: new Map(),
   };
 }
 
@@ -322,6 +329,8 @@ async function validate(
     },
   });
   const log = ports.onValidation?.(run, 'change');
+  for (const { command, exit_code, timed_out } of run.results)
+    state.latest.set(command, { command, exit_code, timed_out });
   if (run.passed) return { passed: true, value: run };
   const failed = run.failed ?? {
     phase: 'validate' as const,
@@ -357,7 +366,12 @@ function result(
         'VALIDATION_FAILED',
         renderRootCause(state.rootCause, session.after, repairs),
         {
-          details: { root_cause: state.rootCause, after: session.after, repairs },
+          details: {
+            root_cause: state.rootCause,
+            after: session.after,
+            repairs,
+            validation: [...state.latest.values()],
+          },
           recoverable: false,
         },
       );
@@ -365,7 +379,10 @@ function result(
     throw new AutofixError(
       brief.code as AutofixError['code'],
       `The change is still refused after ${repairs} repair attempt(s):\n${brief.excerpt}`,
-      { details: { brief, after: session.after, repairs }, recoverable: false },
+      {
+        details: { brief, after: session.after, repairs, validation: [...state.latest.values()] },
+        recoverable: false,
+      },
     );
   }
   const changes = [...state.touched].map((path) => {

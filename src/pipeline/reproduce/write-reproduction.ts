@@ -72,7 +72,13 @@ function whereRejected(
 }
 
 export type ReproduceResult =
-  { ok: true; reproduction: Reproduction } | { ok: false; reason: string };
+  | { ok: true; reproduction: Reproduction }
+  /** `reason`: a sentence for people (PR, comments); `detail`: the validator's words, for logs. */
+  | { ok: false; reason: string; detail?: string };
+
+/** What a PR or comment says when the reproducer's answers could not be read at all. */
+export const UNUSABLE_ANSWER =
+  'No failing reproduction could be written: the model did not answer in the form asked for, even when asked again.';
 
 function askReproducer(
   input: ReproduceInput,
@@ -159,8 +165,10 @@ export async function writeReproduction(
     };
   } catch (err) {
     // The model could not give a usable answer at all: the run decides whether that stops it.
+    // Its words (a schema's paths and codes) are for the log and the artifacts, not a PR.
     if (isAutofixError(err) && err.code === 'LLM_OUTPUT_INVALID') {
-      return { ok: false, reason: `No failing reproduction could be written: ${err.message}` };
+      ports.log.warn({ detail: err.message }, 'the reproducer gave no usable answer');
+      return { ok: false, reason: UNUSABLE_ANSWER, detail: err.message };
     }
     throw err;
   }

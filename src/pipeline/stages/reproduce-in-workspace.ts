@@ -10,6 +10,7 @@ import { checkSandbox, withRepoSandbox } from '../../exec/index.js';
 import type { Workspace } from '../../git/workspace.js';
 import { openRepoFiles } from '../../repo-files/open-repo-files.js';
 import { createCodeWorkspace, repoPathPolicy } from '../code/code-workspace.js';
+import { commandProgress } from '../code/command-progress.js';
 import type { CodeWorkspace } from '../code/run-code-agent.js';
 import { setupFailed } from '../code/root-cause.js';
 import { planPathCheck } from '../commit-change.js';
@@ -106,7 +107,8 @@ export async function reproduceInWorkspace(
   }
   // Setup first, once: a failing one is the configuration's fault (SETUP_FAILED, the same
   // report as the code stage's), never a reason to blame the model's test or ask again.
-  const setup = await workspaceFor(env, ws, []).setup({});
+  // Shown as it runs: it comes before the code stage's (which runs it again in its workspace).
+  const setup = await workspaceFor(env, ws, []).setup(commandProgress(env.progress, 'setup'));
   if (setup && !setup.passed) throw setupFailed(setup, env.onValidation?.(setup, 'setup'));
   return writeReproduction(
     {

@@ -47,7 +47,11 @@ function stageResultOf(
         reason: `${result.reason} The repository requires one (\`reproduce: required\`), so no fix was attempted.`,
       };
     }
-    return goOnWithout(started, { status: 'not-reproduced', reason: result.reason });
+    return goOnWithout(started, {
+      status: 'not-reproduced',
+      reason: result.reason,
+      ...(result.detail ? { detail: result.detail } : {}),
+    });
   }
   return {
     kind: 'continue',

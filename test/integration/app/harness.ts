@@ -52,6 +52,8 @@ export interface HarnessOptions {
   /** Share a deployment with another harness (same queues, same fake GitHub). */
   prefix?: string;
   github?: FakeGitHub;
+  /** Where the app logs (default: silent, or `TEST_LOG`'s level). */
+  log?: Logger;
 }
 
 export interface Harness {
@@ -91,7 +93,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const redisUrl = options.redisUrl ?? REDIS_URL;
   const stages = createTestStages(options.overrides);
   const metrics = createMetrics();
-  const log = createLogger({ level: process.env.TEST_LOG ?? 'silent' });
+  const log = options.log ?? createLogger({ level: process.env.TEST_LOG ?? 'silent' });
   const app = await startAutofix({
     github: {
       appId: '1',

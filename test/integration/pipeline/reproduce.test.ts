@@ -7,7 +7,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { printRunReport } from '../../../src/bin/print-run-report.js';
 import { silentLogger } from '../../../src/logger.js';
+import type { ProgressEvent } from '../../../src/pipeline/ports.js';
 import { runLocal, type LocalRunReport } from '../../../src/hosts/local/run-local.js';
 import type { FakeLlmServer } from '../../helpers/fake-llm-server.js';
 import {
@@ -153,6 +155,82 @@ describe('reproduce: a test that fails on the base commit, then passes with the 
     expect(report.outcome).toBe('success');
     const r = report.result!.reproduction!;
     expect(r.status !== 'reproduced' && r.reason).toContain('not one of the allowed test runners');
+  });
+
+  it('a change the reproduction still fails with: the report says so, never "passes with the fix"', async () => {
+    // A fix for add(2, 3) only: `node test.js` passes, the reproduction (negative numbers) does not.
+    const negatives = reproduction(
+      "test('add(-1, 1) is 0 (#7)', () => {\n  assert.equal(add(-1, 1), 0);\n});\n",
+    );
+    const partialFix = `\`\`\`diff\n${FIX_DIFF.replace('+  return a + b;', '+  return Math.abs(a) + b;')}\`\`\``;
+    llm.enqueue(json(TRIAGE), json(PLAN), negatives, partialFix);
+    repo = createSampleRepo({ config: `${CONFIG}max_repair_attempts: 0\n` });
+    // What the report says does not depend on the sandbox (this one runs where bubblewrap is not).
+    const report = await runLocal(
+      { repo: repo.dir, issueText: ISSUE, number: 7, sandbox: 'none' },
+      env.settings,
+      { log: silentLogger },
+    );
+
+    expect(report.failure).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(report.failure!.validation).toContainEqual({
+      command: 'node --test test/issue-7-add.test.js',
+      exit_code: 1,
+      timed_out: false,
+    });
+    let printed = '';
+    printRunReport(report, {
+      write: (chunk: string) => void (printed += chunk),
+    } as unknown as NodeJS.WritableStream);
+    expect(printed).not.toContain('passes with the fix');
+    expect(printed).toMatch(
+      /^Reproduction: test\/issue-7-add\.test\.js \(node --test \S+\) failed on the base commit and still fails with the change \(exit 1\)/m,
+    );
+  });
+
+  it('progress: setup where it ran (in reproduce, before its end), a reproduction not written as skipped', async () => {
+    llm.enqueue(json(TRIAGE), json(PLAN), PASSES_ON_BASE, PASSES_ON_BASE, fix, json(PR_SUMMARY));
+    repo = createSampleRepo({ config: `setup:\n  - node -e "0"\n${CONFIG}` });
+    const events: ProgressEvent[] = [];
+    const report = await runLocal(
+      { repo: repo.dir, issueText: ISSUE, number: 7, sandbox: 'none' },
+      env.settings,
+      { log: silentLogger, progress: (e) => void events.push(e) },
+    );
+
+    expect(report.outcome).toBe('success');
+    const shown = events.filter((e) => !e.heartbeat).map((e) => `${e.stage} ${e.status}`);
+    const reproduceEnd = shown.indexOf('reproduce skipped');
+    expect(reproduceEnd).toBeGreaterThan(shown.indexOf('reproduce start'));
+    expect(shown).not.toContain('reproduce done');
+    expect(
+      events[events.findIndex((e) => e.stage === 'reproduce' && e.status === 'skipped')]!.message,
+    ).toMatch(/^no reproduction: No failing reproduction could be written/);
+    // The reproduce stage's own setup is shown inside it, before it ends.
+    const firstSetup = shown.indexOf('setup done');
+    expect(firstSetup).toBeGreaterThan(shown.indexOf('reproduce start'));
+    expect(firstSetup).toBeLessThan(reproduceEnd);
+  });
+
+  it('an answer the validator refuses twice: a plain sentence in the PR, its words only in the artifacts', async () => {
+    const invalid = json({ path: 5, content: 'x', command: 'node --test x', test_name: 't' });
+    llm.enqueue(json(TRIAGE), json(PLAN), invalid, invalid, fix, json(PR_SUMMARY));
+    repo = createSampleRepo({ config: CONFIG });
+    const report = await runLocal(
+      { repo: repo.dir, issueText: ISSUE, number: 7, sandbox: 'none' },
+      env.settings,
+      { log: silentLogger },
+    );
+
+    expect(report.outcome).toBe('success');
+    const pr = readFileSync(report.prFile!, 'utf8');
+    expect(pr).toContain(
+      '_None: No failing reproduction could be written: the model did not answer in the form asked for, even when asked again._',
+    );
+    expect(pr).not.toMatch(/ReproductionAnswer|Invalid input|re-ask/);
+    const summary = readFileSync(join(report.artifactsDir, 'summary.json'), 'utf8');
+    const saved = JSON.parse(summary) as { reproduction: { detail?: string } };
+    expect(saved.reproduction.detail).toMatch(/not a valid ReproductionAnswer/);
   });
 
   it('refuses a fix that edits the reproduction test, even when every command passes', async () => {

@@ -9,10 +9,12 @@ import type { StageJobGuard } from '../job-gate.js';
 export const completeEndedRun: StageJobGuard = async (gate) => {
   const { rt, job, stage, log } = gate;
   const data = job.data;
-  const client = await gate.client();
   const ending = await rt.registry.ended(data.runId);
   if (!ending) return undefined;
+  // Nothing was reported, nor will be: the app lost the repository.
+  if (ending.outcome === 'abandoned') return { stage, outcome: 'stop' };
   log.warn({ outcome: ending.outcome }, 'the run had ended: completing its report only');
+  const client = await gate.client();
   if (ending.outcome === 'failed') {
     await failRun(rt, data, client, ending.failure, log);
     throw new UnrecoverableError(`${ending.failure.error.code}: run ended before`);

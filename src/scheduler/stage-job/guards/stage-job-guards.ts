@@ -3,12 +3,14 @@
  * fair share between installations) is a file beside these and a line here.
  */
 import type { StageJobGuard } from '../job-gate.js';
+import { endRunOfGoneInstallation } from './installation-gone.js';
 import { delayOverInstallationLimit } from './installation-limit.js';
 import { completeEndedRun } from './run-ended.js';
 import { refuseWhileShuttingDown } from './shutting-down.js';
 
 export const STAGE_JOB_GUARDS: readonly StageJobGuard[] = [
   refuseWhileShuttingDown,
+  endRunOfGoneInstallation,
   delayOverInstallationLimit,
   completeEndedRun,
 ];
