@@ -1,4 +1,5 @@
 import { createRedactor, type Redactor } from '../../artifacts/redact.js';
+import { assertAppPrivateKey } from '../../config/app-private-key.js';
 import { loadDotEnv } from '../../config/dotenv.js';
 import {
   givenAppCredentials,
@@ -128,6 +129,7 @@ export async function serve(flags: WorkerFlags & { workers: boolean }): Promise<
   const log = createLogger({ level: settings.logLevel, redact });
   const worker = readWorkerFlags(flags);
   assertCompleteCredentials(settings);
+  assertAppPrivateKey(settings);
   // Refuse to start before anything else when Redis is away or evicts keys.
   await checkRedis(settings.redisUrl);
   const rt = { settings, log, redact, worker, host: settings.host ?? '0.0.0.0' };

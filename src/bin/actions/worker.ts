@@ -1,4 +1,5 @@
 import { createRedactor } from '../../artifacts/redact.js';
+import { assertAppPrivateKey } from '../../config/app-private-key.js';
 import { loadDotEnv } from '../../config/dotenv.js';
 import { missingFor, readSettings, withoutSecrets } from '../../config/env.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
@@ -31,6 +32,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
       details: { missing },
     });
   }
+  assertAppPrivateKey(settings);
   await checkRedis(settings.redisUrl);
   const metrics = createMetrics({ defaultMetrics: true });
   // Repository code runs only in a sandbox that proved itself (or where the operator said none).
