@@ -12,6 +12,7 @@ import { webhookProxyUrl } from '../../config/webhook-proxy.js';
 import type { HttpHandler } from '../../http-handler.js';
 import type { Logger } from '../../logger.js';
 import { createMetrics } from '../../scheduler/metrics.js';
+import { listenError } from './listen-error.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { findAppYml, setupPage } from './setup-page.js';
 
@@ -75,7 +76,9 @@ export async function startSetupServer(options: {
   await server.loadHandlerFactory(
     setupAppFactory({ host: server.host, port: server.port, log: options.log }),
   );
-  await server.start();
+  await server.start().catch((err: unknown) => {
+    throw listenError(err, { host: options.host, port: options.port, setting: 'PORT' });
+  });
   if (!proxyUrl) {
     options.log.info(
       'GitHub must reach this server to deliver webhooks: for local development set WEBHOOK_PROXY_URL ' +

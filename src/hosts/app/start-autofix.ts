@@ -33,6 +33,7 @@ import { readinessProbe, readyz } from './readyz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { freePort } from './free-port.js';
 import { limitWebhookBody } from './limit-webhook-body.js';
+import { listenError } from './listen-error.js';
 import { logRedisCheck } from './log-redis-check.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
@@ -121,7 +122,13 @@ interface Running {
 export async function startAutofix(options: AutofixServerOptions): Promise<AutofixServer> {
   const s = await prepare(options);
   const started: StartedWorkers = {};
-  const { server, http } = await startWebServer(s, httpHandlers(s, started));
+  // Nothing else starts before the server listens: a busy PORT ends the start with its cause.
+  const { server, http } = await startWebServer(s, httpHandlers(s, started)).catch(
+    async (err: unknown) => {
+      await s.backend.close();
+      throw err;
+    },
+  );
   const relay = s.proxyUrl
     ? startWebhookRelay({
         source: s.proxyUrl,
@@ -217,9 +224,10 @@ async function startWebServer(
   handlers: HttpHandler[],
 ): Promise<{ server: Server; http: HttpServer }> {
   const { options } = s;
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = new Server({
     host: options.host,
-    port: options.port === 0 ? await freePort(options.host) : options.port,
+    port,
     log: options.log as never,
     Probot: limitWebhookBody(s.ProbotWithDefaults, options.maxWebhookBytes),
   });
@@ -236,7 +244,9 @@ async function startWebServer(
   );
   // Verified deliveries only (Probot checked the signature), for the status page.
   await server.load((app) => app.onAny((context) => s.activity.record(context.name)));
-  const http: HttpServer = await server.start();
+  const http: HttpServer = await server.start().catch((err: unknown) => {
+    throw listenError(err, { host: options.host, port, setting: 'PORT' });
+  });
   return { server, http };
 }
 
