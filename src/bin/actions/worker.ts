@@ -12,7 +12,7 @@ import { createMetrics } from '../../scheduler/metrics.js';
 import { startWorkerProcess } from '../../hosts/app/start-worker-process.js';
 import type { WorkerFlags } from '../commands/worker-flags.js';
 import { sandboxAtStart } from '../sandbox-at-start.js';
-import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
+import { readWorkerFlags, stopOnSignals, warnWithoutLlm } from './worker-runtime.js';
 
 export async function worker(flags: WorkerFlags & { metricsPort?: string }): Promise<void> {
   loadDotEnv('.env', process.env);
@@ -34,6 +34,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
   }
   assertAppPrivateKey(settings);
   await checkRedis(settings.redisUrl);
+  warnWithoutLlm(settings, log);
   const metrics = createMetrics({ defaultMetrics: true });
   // Repository code runs only in a sandbox that proved itself (or where the operator said none).
   const sandbox = await sandboxAtStart(settings, log, {
