@@ -28,6 +28,7 @@ import {
   startDeliveryReconciler,
   type DeliveryReconciler,
 } from './delivery-reconciler.js';
+import { answerHeadLikeGet } from './head-like-get.js';
 import { healthz } from './healthz.js';
 import { readinessProbe, readyz } from './readyz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
@@ -36,6 +37,7 @@ import { limitWebhookBody } from './limit-webhook-body.js';
 import { listenError } from './listen-error.js';
 import { logRedisCheck } from './log-redis-check.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
+import { probotServerLog } from './server-log.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
 import { WEBHOOK_PATH } from './setup-page.js';
 import { createWebhookActivity, statusPage, type WebhookActivity } from './status-page.js';
@@ -228,7 +230,7 @@ async function startWebServer(
   const server = new Server({
     host: options.host,
     port,
-    log: options.log as never,
+    log: probotServerLog(options.log) as never,
     Probot: limitWebhookBody(s.ProbotWithDefaults, options.maxWebhookBytes),
   });
   await server.load(
@@ -247,6 +249,10 @@ async function startWebServer(
   const http: HttpServer = await server.start().catch((err: unknown) => {
     throw listenError(err, { host: options.host, port, setting: 'PORT' });
   });
+  answerHeadLikeGet(http);
+  options.log.info(
+    `Autofix listening on http://${server.host}:${server.port} (webhooks at ${WEBHOOK_PATH})`,
+  );
   return { server, http };
 }
 

@@ -10,6 +10,7 @@ import type { Logger } from '../../logger.js';
 import type { AppMetrics } from '../../scheduler/metrics.js';
 import type { RetryPolicy } from '../../scheduler/stage-queues.js';
 import type { WorkerPool } from '../../scheduler/worker-pool.js';
+import { answerHeadLikeGet } from './head-like-get.js';
 import { healthz } from './healthz.js';
 import { readinessProbe, readyz } from './readyz.js';
 import { listenError } from './listen-error.js';
@@ -33,6 +34,7 @@ function serveHandlers(handlers: HttpHandler[], host: string, port: number): Pro
       res.writeHead(404).end();
     })().catch(() => res.writeHead(500).end());
   });
+  answerHeadLikeGet(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
