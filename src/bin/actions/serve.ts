@@ -9,6 +9,7 @@ import {
   type Settings,
 } from '../../config/env.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
+import { webhookProxyUrl } from '../../config/webhook-proxy.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
 import { createRunFailedHook } from '../../hosts/app/stages/run-failed-hook.js';
@@ -24,7 +25,7 @@ import {
 } from '../../hosts/app/start-autofix.js';
 import type { WorkerFlags } from '../commands/worker-flags.js';
 import { sandboxAtStart } from '../sandbox-at-start.js';
-import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
+import { readWorkerFlags, stopOnSignals, warnWithoutLlm } from './worker-runtime.js';
 
 /** What `serve` read at start, for the steps after it. */
 interface ServeRuntime {
@@ -65,8 +66,14 @@ async function serveSetupPage(rt: ServeRuntime): Promise<void> {
     log: rt.log,
     handlers: [healthz],
   });
+  // The one start-up line of setup mode (Probot's banner is turned off: setup-mode.ts).
+  const host = ['0.0.0.0', '::', '[::]'].includes(server.host) ? 'localhost' : server.host;
+  const tunnel = webhookProxyUrl()
+    ? ''
+    : ' GitHub must reach this server to deliver webhooks: for local development set ' +
+      'WEBHOOK_PROXY_URL (README: "Local development: webhook tunnel") before registering the app.';
   rt.log.info(
-    `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml.`,
+    `No GitHub App credentials yet: open http://${host}:${server.port} to register Autofix from app.yml.${tunnel}`,
   );
 }
 
@@ -76,6 +83,7 @@ async function stageWorkers(
   metrics: AppMetrics,
 ): Promise<NonNullable<AutofixServerOptions['workers']>> {
   const { settings, log, redact, worker } = rt;
+  warnWithoutLlm(settings, log);
   // Repository code runs only in a sandbox that proved itself (or where the operator said none).
   const sandbox = await sandboxAtStart(settings, log);
   const stageDeps = { settings, log, metrics, redact, sandbox };
