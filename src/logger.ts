@@ -65,7 +65,8 @@ export function createLogger(
           sync: true,
           colorize: (destination as Partial<NodeJS.WriteStream>).isTTY === true,
           translateTime: 'SYS:HH:MM:ss',
-          ignore: 'pid,hostname',
+          // `http`: a request's summary (hosts/app/server-log.ts), already in its message.
+          ignore: 'pid,hostname,http',
         })
       : destination,
   );

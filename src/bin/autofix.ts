@@ -9,5 +9,7 @@ try {
   // Commander printed its own message (usage error, --help, --version); anything else is ours.
   if (!(err instanceof CommanderError))
     console.error(`autofix: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = exitCodeFor(err);
+  // A command that failed is over: whatever it left open (a Redis connection of a server that
+  // could not listen) must not keep the process alive after the message (issue #37).
+  process.exit(exitCodeFor(err));
 }

@@ -37,7 +37,8 @@ export const EXIT_CODE_TABLE: readonly { code: ExitCode; meaning: string }[] = [
     meaning:
       'usage or configuration error, found before any work: unknown command or option, bad ' +
       'option value, unreadable input file, repository not fit for the command, missing or ' +
-      'invalid environment variable (the message names it), no usable Redis at REDIS_URL',
+      'invalid environment variable (the message names it), a private key that does not ' +
+      'decode as an RSA key, no usable Redis at REDIS_URL, a PORT already in use',
   },
 ];
 

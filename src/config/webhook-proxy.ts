@@ -21,3 +21,15 @@ export function webhookProxyUrl(
   }
   return value;
 }
+
+/**
+ * Probot's setup app creates a public smee.io channel by itself (and writes it to `.env`) unless
+ * NO_SMEE_SETUP=true; without smee-client installed it only warns "SmeeClient is not available"
+ * beside Autofix's own start-up line. A channel is the operator's choice (WEBHOOK_PROXY_URL,
+ * relayed by hosts/app/webhook-relay.ts): setup mode turns Probot's off.
+ */
+export function turnOffProbotChannelSetup(
+  env: Record<string, string | undefined> = process.env,
+): void {
+  env.NO_SMEE_SETUP = 'true';
+}

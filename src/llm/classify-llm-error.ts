@@ -34,12 +34,26 @@ export function classifyLlmError(err: unknown, now: number, timeoutMs: number): 
   };
 }
 
-export function hintFor(status: number | undefined, model: string): string {
+/** OpenAI's API: the endpoint when OPENAI_BASE_URL is unset. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * What to check after a failure, by status. No answer at all from OpenAI's own endpoint is a
+ * network matter (proxy, firewall, DNS), or OPENAI_BASE_URL was meant to be set; from any
+ * other endpoint, OPENAI_BASE_URL is what points there.
+ */
+export function hintFor(status: number | undefined, model: string, endpoint?: string): string {
   if (status === 401 || status === 403) return ' Check OPENAI_API_KEY.';
   if (status === 404) return ` Check the model name (${model}) and OPENAI_BASE_URL.`;
   if (status === 429) return ' The server is rate limiting; try again later or lower concurrency.';
-  if (status === undefined) return ' Check that OPENAI_BASE_URL points at a running server.';
-  return '';
+  if (status !== undefined) return '';
+  if (endpoint === OPENAI_DEFAULT_BASE_URL) {
+    return (
+      ` Check that this host can reach ${OPENAI_DEFAULT_BASE_URL} (network access, proxy, ` +
+      'firewall, DNS), or set OPENAI_BASE_URL if a local or other server is meant.'
+    );
+  }
+  return ' Check that OPENAI_BASE_URL points at a running server.';
 }
 
 /** Base URL without credentials or query string, safe to print. */

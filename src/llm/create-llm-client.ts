@@ -10,7 +10,7 @@
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatCall } from './chat-call.js';
 import { transcriptRequestOf } from './chat-params.js';
-import { abortableSleep, describeEndpoint } from './classify-llm-error.js';
+import { abortableSleep, describeEndpoint, OPENAI_DEFAULT_BASE_URL } from './classify-llm-error.js';
 import { clientRedaction, outgoingMessages, type RunRedact } from './client-redaction.js';
 import { countMessageTokens } from './count-tokens.js';
 import { failUnavailable } from './fail-unavailable.js';
@@ -22,7 +22,7 @@ import { createUsageTracker, type UsageTracker } from './usage-tracker.js';
 import { withRetries } from './with-retries.js';
 import type { ChatRequest, ChatResult, TranscriptHook } from './types.js';
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_BASE_URL = OPENAI_DEFAULT_BASE_URL;
 
 export interface LlmClientOptions {
   /** OpenAI-compatible base URL, e.g. `http://localhost:11434/v1` for Ollama. */

@@ -15,7 +15,7 @@ export async function failUnavailable(
   const { model } = call.request;
   const last = failure ?? { label: 'no attempt made', status: undefined, retryable: false };
   const message = end.redact(
-    `LLM endpoint ${end.endpoint} unavailable (model ${model}) after ${attempts} attempt${attempts === 1 ? '' : 's'}: last ${last.label}.${hintFor(last.status, model)}`,
+    `LLM endpoint ${end.endpoint} unavailable (model ${model}) after ${attempts} attempt${attempts === 1 ? '' : 's'}: last ${last.label}.${hintFor(last.status, model, end.endpoint)}`,
   );
   await end.onTranscript?.({
     ...transcriptHead(call),

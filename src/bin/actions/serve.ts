@@ -1,4 +1,5 @@
 import { createRedactor, type Redactor } from '../../artifacts/redact.js';
+import { assertAppPrivateKey } from '../../config/app-private-key.js';
 import {
   givenAppCredentials,
   missingFor,
@@ -7,6 +8,7 @@ import {
 } from '../../config/env.js';
 import { readEnvironment } from '../../config/read-environment.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
+import { webhookProxyUrl } from '../../config/webhook-proxy.js';
 import { AutofixError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
 import { createRunFailedHook } from '../../hosts/app/stages/run-failed-hook.js';
@@ -22,7 +24,7 @@ import {
 } from '../../hosts/app/start-autofix.js';
 import type { WorkerFlags } from '../commands/worker-flags.js';
 import { sandboxAtStart } from '../sandbox-at-start.js';
-import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
+import { readWorkerFlags, stopOnSignals, warnWithoutLlm } from './worker-runtime.js';
 
 /** What `serve` read at start, for the steps after it. */
 interface ServeRuntime {
@@ -64,9 +66,15 @@ async function serveSetupPage(rt: ServeRuntime): Promise<void> {
     handlers: [healthz],
     envFile: rt.settings.envFile,
   });
+  // The one start-up line of setup mode (Probot's banner is turned off: setup-mode.ts).
+  const host = ['0.0.0.0', '::', '[::]'].includes(server.host) ? 'localhost' : server.host;
+  const tunnel = webhookProxyUrl()
+    ? ''
+    : ' GitHub must reach this server to deliver webhooks: for local development set ' +
+      'WEBHOOK_PROXY_URL (README: "Local development: webhook tunnel") before registering the app.';
   rt.log.info(
-    `No GitHub App credentials yet: open http://localhost:${server.port} to register Autofix from app.yml ` +
-      `(the credentials are written to ${rt.settings.envFile}).`,
+    `No GitHub App credentials yet: open http://${host}:${server.port} to register Autofix from app.yml ` +
+      `(the credentials are written to ${rt.settings.envFile}).${tunnel}`,
   );
 }
 
@@ -76,6 +84,7 @@ async function stageWorkers(
   metrics: AppMetrics,
 ): Promise<NonNullable<AutofixServerOptions['workers']>> {
   const { settings, log, redact, worker } = rt;
+  warnWithoutLlm(settings, log);
   // Repository code runs only in a sandbox that proved itself (or where the operator said none).
   const sandbox = await sandboxAtStart(settings, log);
   const stageDeps = { settings, log, metrics, redact, sandbox };
@@ -128,6 +137,7 @@ export async function serve(flags: WorkerFlags & { workers: boolean }): Promise<
   const log = createLogger({ level: settings.logLevel, redact });
   const worker = readWorkerFlags(flags);
   assertCompleteCredentials(settings);
+  assertAppPrivateKey(settings);
   // Refuse to start before anything else when Redis is away or evicts keys.
   await checkRedis(settings.redisUrl);
   const rt = { settings, log, redact, worker, host: settings.host ?? '0.0.0.0' };

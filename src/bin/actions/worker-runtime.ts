@@ -1,4 +1,6 @@
 /** What `serve` and `worker` do with their shared flags once they run (see `commands/worker-flags.ts`). */
+import { missingFor, type Settings } from '../../config/env.js';
+import type { Logger } from '../../logger.js';
 import type { RateLimit } from '../../scheduler/installation-limiter.js';
 import { parseConcurrency, parseRateLimit, parseSeconds } from '../../scheduler/worker-options.js';
 import type { StageConcurrency } from '../../scheduler/worker-pool.js';
@@ -45,4 +47,17 @@ export function stopOnSignals(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * A process that runs stage jobs without any LLM configured starts (the operator may add it
+ * later), but says once, at start, that the first run will fail and what to set.
+ */
+export function warnWithoutLlm(settings: Settings, log: Logger): void {
+  if (missingFor(settings, 'llm').length === 0) return;
+  log.warn(
+    'No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are both unset): every run will fail ' +
+      'in triage. Set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for another ' +
+      'OpenAI-compatible server (a local one needs no key), and restart.',
+  );
 }

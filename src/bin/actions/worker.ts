@@ -1,4 +1,5 @@
 import { createRedactor } from '../../artifacts/redact.js';
+import { assertAppPrivateKey } from '../../config/app-private-key.js';
 import { missingFor, withoutSecrets } from '../../config/env.js';
 import { readEnvironment } from '../../config/read-environment.js';
 import { scrubSecrets } from '../../config/scrub-secrets.js';
@@ -11,7 +12,7 @@ import { createMetrics } from '../../scheduler/metrics.js';
 import { startWorkerProcess } from '../../hosts/app/start-worker-process.js';
 import type { WorkerFlags } from '../commands/worker-flags.js';
 import { sandboxAtStart } from '../sandbox-at-start.js';
-import { readWorkerFlags, stopOnSignals } from './worker-runtime.js';
+import { readWorkerFlags, stopOnSignals, warnWithoutLlm } from './worker-runtime.js';
 
 export async function worker(flags: WorkerFlags & { metricsPort?: string }): Promise<void> {
   const read = readEnvironment(process.env);
@@ -30,7 +31,9 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
       details: { missing },
     });
   }
+  assertAppPrivateKey(settings);
   await checkRedis(settings.redisUrl);
+  warnWithoutLlm(settings, log);
   const metrics = createMetrics({ defaultMetrics: true });
   // Repository code runs only in a sandbox that proved itself (or where the operator said none).
   const sandbox = await sandboxAtStart(settings, log, {

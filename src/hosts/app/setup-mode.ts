@@ -3,20 +3,26 @@
  * app.yml. Probot only reaches that flow through `run()`, which takes no extra handlers, so we
  * load its setup app ourselves (pinned Probot 14 path, see AGENTS.md) for `/probot/setup` (the
  * manifest's redirect: code → credentials in the env file, `AUTOFIX_ENV_FILE` or `.env`) and
- * `/probot/import`, and serve our own
- * setup page at `/` and `/probot` (setup-page.ts: Probot's view breaks the manifest JSON).
+ * `POST /probot/import`, and serve our own setup page at `/` and `/probot` (setup-page.ts:
+ * Probot's view breaks the manifest JSON) and Probot's import view with the webhook URL filled in.
+ * Probot's banner and smee.io channel setup are turned off: the one start-up line is Autofix's
+ * (bin/actions/serve.ts).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Probot, Server } from 'probot';
 import { updateDotEnv } from '../../config/dotenv.js';
 import { ENV_VARS } from '../../config/env-vars.js';
-import { webhookProxyUrl } from '../../config/webhook-proxy.js';
+import { turnOffProbotChannelSetup, webhookProxyUrl } from '../../config/webhook-proxy.js';
 import type { HttpHandler } from '../../http-handler.js';
 import type { Logger } from '../../logger.js';
 import { createMetrics } from '../../scheduler/metrics.js';
+import { answerHeadLikeGet } from './head-like-get.js';
+import { listenError } from './listen-error.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
-import { findAppYml, setupPage } from './setup-page.js';
+import { readyz } from './readyz.js';
+import { probotServerLog } from './server-log.js';
+import { findAppYml, importPage, setupPage, type ImportView } from './setup-page.js';
 
 type SetupAppFactory = (options: {
   host: string;
@@ -68,6 +74,37 @@ export function envFileWriter(envFile: string, log: Logger) {
   };
 }
 
+/** Probot's "use an existing GitHub App" view (pinned Probot 14: `views/import.js`). */
+async function loadImportView(): Promise<ImportView> {
+  return (await importProbotLib<{ importView: ImportView }>('views', 'import.js')).importView;
+}
+
+/**
+ * Probot's setup app talks through this: its welcome banner (with a URL of its own) goes to
+ * debug, since Autofix's start-up line says where to go, and so does its "restart" line (the env
+ * file writer says it).
+ */
+function setupAppLog(log: Logger): Logger {
+  return {
+    debug: (obj, msg) => log.debug(obj, msg),
+    warn: (obj, msg) => log.warn(obj, msg),
+    error: (obj, msg) => log.error(obj, msg),
+    child: (bindings) => log.child(bindings),
+    info: (obj, msg) => {
+      // Its "restart" line too: the env file writer says where it wrote and to restart.
+      if (typeof obj === 'string') log.debug(obj, msg);
+      else log.info(obj, msg);
+    },
+  };
+}
+
+/** Setup mode is never ready to take work: readiness probes see 503 and why. */
+const notReady = readyz(() =>
+  Promise.resolve(
+    'setup mode: no GitHub App credentials yet; register the app on the setup page, then restart',
+  ),
+);
+
 export async function startSetupServer(options: {
   host: string;
   port: number;
@@ -78,10 +115,12 @@ export async function startSetupServer(options: {
 }): Promise<Server> {
   const envFile = options.envFile ?? '.env';
   const setupAppFactory = await loadSetupAppFactory();
+  // Channels are the operator's (WEBHOOK_PROXY_URL); Probot must not make one of its own.
+  turnOffProbotChannelSetup();
   const server = new Server({
     host: options.host,
     port: options.port,
-    log: options.log as never,
+    log: probotServerLog(options.log) as never,
     // Probot needs some credentials to construct; they are never used in setup mode (#1512).
     Probot: Probot.defaults({
       appId: 1,
@@ -89,33 +128,30 @@ export async function startSetupServer(options: {
       log: options.log as never,
     }),
   });
-  const proxyUrl = webhookProxyUrl();
-  server.addHandler(
-    setupPage({
-      appYmlPath: findAppYml(),
-      createAppUrl: await loadCreateAppUrl(),
-      webhookProxyUrl: proxyUrl,
-      fallbackHost: () => `localhost:${server.port}`,
-      envFile,
-    }),
-  );
+  const pages = {
+    appYmlPath: findAppYml(),
+    createAppUrl: await loadCreateAppUrl(),
+    webhookProxyUrl: webhookProxyUrl(),
+    fallbackHost: () => `localhost:${server.port}`,
+    envFile,
+  };
+  server.addHandler(setupPage(pages));
+  server.addHandler(importPage({ ...pages, view: await loadImportView() }));
   // Process metrics only (nothing is queued yet), so a scraper set up first finds its target.
   server.addHandler(metricsEndpoint(createMetrics({ defaultMetrics: true }).registry));
+  server.addHandler(notReady);
   for (const handler of options.handlers) server.addHandler(handler);
   await server.loadHandlerFactory(
     setupAppFactory({
       host: server.host,
       port: server.port,
-      log: options.log,
+      log: setupAppLog(options.log),
       updateEnv: envFileWriter(envFile, options.log),
     }),
   );
-  await server.start();
-  if (!proxyUrl) {
-    options.log.info(
-      'GitHub must reach this server to deliver webhooks: for local development set WEBHOOK_PROXY_URL ' +
-        '(README: "Local development: webhook tunnel") before registering the app.',
-    );
-  }
+  const http = await server.start().catch((err: unknown) => {
+    throw listenError(err, { host: options.host, port: options.port, setting: 'PORT' });
+  });
+  answerHeadLikeGet(http);
   return server;
 }

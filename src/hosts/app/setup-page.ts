@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { HttpHandler } from '../../http-handler.js';
-import { html, page } from './html.js';
+import { escapeHtml, html, page } from './html.js';
 
 export const WEBHOOK_PATH = '/api/github/webhooks';
 export const MANIFEST_REDIRECT_PATH = '/probot/setup';
@@ -162,6 +162,48 @@ export function setupPage(options: {
           ...(options.envFile ? { envFile: options.envFile } : {}),
         }),
       );
+    return true;
+  };
+}
+
+/** Probot's "use an existing GitHub App" view; it interpolates its values unescaped. */
+export type ImportView = (values: {
+  name: string;
+  GH_HOST: string;
+  WEBHOOK_PROXY_URL: string;
+}) => string;
+
+/**
+ * Answers `GET /probot/import`, Probot's page for an App registered already: its step 1 ("Replace
+ * your app's Webhook URL with …") showed WEBHOOK_PROXY_URL, or nothing when unset, since Probot
+ * renders it once at start. Here the URL is the one the manifest would register (the relay's
+ * channel, else this server's `/api/github/webhooks`), per request. The form still posts to
+ * Probot's setup app.
+ */
+export function importPage(options: {
+  appYmlPath: string | undefined;
+  createAppUrl: () => string;
+  webhookProxyUrl: string | undefined;
+  fallbackHost: () => string;
+  view: ImportView;
+}): HttpHandler {
+  return (req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/probot/import') return false;
+    const manifest = buildManifest({
+      appYml: readAppYml(options.appYmlPath),
+      baseUrl: requestBaseUrl(req, options.fallbackHost()),
+      ...(options.webhookProxyUrl ? { webhookProxyUrl: options.webhookProxyUrl } : {}),
+    });
+    const hook = (manifest.hook_attributes ?? {}) as { url?: unknown };
+    const createAppUrl = options.createAppUrl();
+    const page = options.view({
+      name: escapeHtml(typeof manifest.name === 'string' ? manifest.name : 'Autofix'),
+      GH_HOST: escapeHtml(URL.canParse(createAppUrl) ? new URL(createAppUrl).origin : ''),
+      WEBHOOK_PROXY_URL: escapeHtml(typeof hook.url === 'string' ? hook.url : ''),
+    });
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .end(page);
     return true;
   };
 }

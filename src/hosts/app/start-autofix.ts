@@ -29,13 +29,16 @@ import {
   startDeliveryReconciler,
   type DeliveryReconciler,
 } from './delivery-reconciler.js';
+import { answerHeadLikeGet } from './head-like-get.js';
 import { healthz } from './healthz.js';
 import { readinessProbe, readyz } from './readyz.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { freePort } from './free-port.js';
 import { limitWebhookBody } from './limit-webhook-body.js';
+import { listenError } from './listen-error.js';
 import { logRedisCheck } from './log-redis-check.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
+import { probotServerLog } from './server-log.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
 import { WEBHOOK_PATH } from './setup-page.js';
 import { createWebhookActivity, statusPage, type WebhookActivity } from './status-page.js';
@@ -122,7 +125,13 @@ interface Running {
 export async function startAutofix(options: AutofixServerOptions): Promise<AutofixServer> {
   const s = await prepare(options);
   const started: StartedWorkers = {};
-  const { server, http } = await startWebServer(s, httpHandlers(s, started));
+  // Nothing else starts before the server listens: a busy PORT ends the start with its cause.
+  const { server, http } = await startWebServer(s, httpHandlers(s, started)).catch(
+    async (err: unknown) => {
+      await s.backend.close();
+      throw err;
+    },
+  );
   const relay = s.proxyUrl
     ? startWebhookRelay({
         source: s.proxyUrl,
@@ -218,10 +227,11 @@ async function startWebServer(
   handlers: HttpHandler[],
 ): Promise<{ server: Server; http: HttpServer }> {
   const { options } = s;
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
   const server = new Server({
     host: options.host,
-    port: options.port === 0 ? await freePort(options.host) : options.port,
-    log: options.log as never,
+    port,
+    log: probotServerLog(options.log) as never,
     Probot: limitWebhookBody(s.ProbotWithDefaults, options.maxWebhookBytes),
   });
   await server.load(
@@ -243,7 +253,13 @@ async function startWebServer(
   );
   // Verified deliveries only (Probot checked the signature), for the status page.
   await server.load((app) => app.onAny((context) => s.activity.record(context.name)));
-  const http: HttpServer = await server.start();
+  const http: HttpServer = await server.start().catch((err: unknown) => {
+    throw listenError(err, { host: options.host, port, setting: 'PORT' });
+  });
+  answerHeadLikeGet(http);
+  options.log.info(
+    `Autofix listening on http://${server.host}:${server.port} (webhooks at ${WEBHOOK_PATH})`,
+  );
   return { server, http };
 }
 

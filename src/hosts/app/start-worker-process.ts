@@ -3,14 +3,17 @@
  * with an optional small HTTP server for /healthz and /metrics.
  */
 import { createServer, type Server as HttpServer } from 'node:http';
+import type { Worker } from 'bullmq';
 import type { Redactor } from '../../artifacts/redact.js';
 import type { HttpHandler } from '../../http-handler.js';
 import type { Logger } from '../../logger.js';
 import type { AppMetrics } from '../../scheduler/metrics.js';
 import type { RetryPolicy } from '../../scheduler/stage-queues.js';
 import type { WorkerPool } from '../../scheduler/worker-pool.js';
+import { answerHeadLikeGet } from './head-like-get.js';
 import { healthz } from './healthz.js';
 import { readinessProbe, readyz } from './readyz.js';
+import { listenError } from './listen-error.js';
 import { logRedisCheck } from './log-redis-check.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
@@ -31,13 +34,14 @@ function serveHandlers(handlers: HttpHandler[], host: string, port: number): Pro
       res.writeHead(404).end();
     })().catch(() => res.writeHead(500).end());
   });
+  answerHeadLikeGet(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
   });
 }
 
-export async function startWorkerProcess(options: {
+export interface WorkerProcessOptions {
   github: GitHubAppCredentials;
   redisUrl: string;
   prefix: string;
@@ -49,7 +53,30 @@ export async function startWorkerProcess(options: {
   /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); undefined = no HTTP. */
   metricsPort?: number;
   host?: string;
-}): Promise<WorkerProcess> {
+}
+
+/** /healthz, /readyz and /metrics on `--metrics-port`, when asked; Redis is closed if it cannot listen. */
+async function metricsServer(
+  options: WorkerProcessOptions,
+  backend: QueueBackend,
+  workers: () => Worker[],
+): Promise<HttpServer | undefined> {
+  if (options.metricsPort === undefined) return undefined;
+  const host = options.host ?? '0.0.0.0';
+  const handlers = [
+    healthz,
+    readyz(readinessProbe(backend.redis, workers)),
+    metricsEndpoint(options.metrics.registry),
+  ];
+  try {
+    return await serveHandlers(handlers, host, options.metricsPort);
+  } catch (err) {
+    await backend.close();
+    throw listenError(err, { host, port: options.metricsPort, setting: '--metrics-port' });
+  }
+}
+
+export async function startWorkerProcess(options: WorkerProcessOptions): Promise<WorkerProcess> {
   const { log, metrics } = options;
   const backend = await openQueueBackend({
     redisUrl: options.redisUrl,
@@ -57,6 +84,11 @@ export async function startWorkerProcess(options: {
     ...(options.retry ? { retry: options.retry } : {}),
   });
   logRedisCheck(backend.check, options.redisUrl, log);
+  const started: { pool?: WorkerPool } = {};
+  // Listen before any job is taken: a busy --metrics-port ends the start with its cause.
+  const http = await metricsServer(options, backend, () =>
+    Object.values(started.pool?.workers ?? {}),
+  );
   const ProbotWithDefaults = probotClass(options.github, log);
   const pool = startWorkers({
     backend,
@@ -68,18 +100,7 @@ export async function startWorkerProcess(options: {
     redact: options.redact,
     settings: options.workers,
   });
-  const http =
-    options.metricsPort === undefined
-      ? undefined
-      : await serveHandlers(
-          [
-            healthz,
-            readyz(readinessProbe(backend.redis, () => Object.values(pool.workers))),
-            metricsEndpoint(metrics.registry),
-          ],
-          options.host ?? '0.0.0.0',
-          options.metricsPort,
-        );
+  started.pool = pool;
   const address = http?.address();
   let stopping: Promise<{ forced: boolean }> | undefined;
   return {

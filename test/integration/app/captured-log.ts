@@ -22,7 +22,10 @@ export interface CapturedLog {
   text(): string;
 }
 
-export function captureLog(secrets: string[]): CapturedLog {
+export function captureLog(
+  secrets: string[],
+  format: { level?: string; pretty?: boolean } = {},
+): CapturedLog {
   let text = '';
   const destination = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
@@ -31,7 +34,13 @@ export function captureLog(secrets: string[]): CapturedLog {
     },
   });
   return {
-    log: createLogger({ level: 'info', redact: createRedactor(secrets), destination }),
+    log: createLogger({
+      level: format.level ?? 'info',
+      redact: createRedactor(secrets),
+      destination,
+      // As on a terminal (pino-pretty without colours); JSON otherwise, as into a file.
+      pretty: format.pretty ?? false,
+    }),
     text: () => text,
   };
 }
@@ -48,11 +57,14 @@ export async function startCaptured(options: {
   redisUrl: string;
   webhookSecret: string;
   adminPassword?: string;
+  /** The log's level and format (default: info, JSON). */
+  log?: { level?: string; pretty?: boolean };
 }): Promise<CapturedProcess> {
   keys ??= generateAppKeyPair();
   const prefix = `autofix-captured-${randomUUID().slice(0, 8)}`;
   const captured = captureLog(
     [options.webhookSecret, options.adminPassword].filter((s): s is string => Boolean(s)),
+    options.log,
   );
   const common = {
     redisUrl: options.redisUrl,
