@@ -145,7 +145,7 @@ describe('serve in setup mode', () => {
       .filter((entry) => entry.level >= 30 && entry.name !== 'http');
     expect(infos.map((e) => e.msg)).toEqual([
       expect.stringMatching(
-        /^No GitHub App credentials yet: open http:\/\/127\.0\.0\.1:\d+ to register Autofix from app\.yml\. GitHub must reach this server/,
+        /^No GitHub App credentials yet: open http:\/\/127\.0\.0\.1:\d+ to register Autofix from app\.yml \(the credentials are written to \.env\)\. GitHub must reach this server/,
       ),
     ]);
   });
