@@ -9,6 +9,11 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { DEMO_FIXED_LINE } from '../../src/demo/sample.js';
 import { freePort, runCli } from '../helpers/cli.js';
+import { underLoad } from '../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(180_000));
 
 /** Would be sent to a real endpoint if the demo read the user's settings: it must not. */
 const USER_ENV = {
@@ -34,7 +39,7 @@ describe('autofix demo', () => {
   it('fixes the sample: a first diff that fails validation, one repair, PASS, and prints the diff', async () => {
     const r = await runCli(['demo', '--dir', join(dir, 'demo'), '--keep'], {
       env: USER_ENV,
-      timeoutMs: 90_000,
+      timeoutMs: underLoad(90_000),
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Run run-\S+: SUCCESS$/m);
@@ -59,11 +64,11 @@ describe('autofix demo', () => {
     }
     // The sample repository stays, with the branch; the commands to look at it are printed.
     expect(r.stdout).toContain(`git -C ${join(dir, 'demo', 'pager')} log --oneline --all`);
-  }, 120_000);
+  });
 
   it('without --keep removes the workspace cache but keeps the artifacts it lists; refuses a --dir that is not empty', async () => {
     const target = join(dir, 'demo');
-    const r = await runCli(['demo', '--dir', target, '--sandbox', 'none'], { timeoutMs: 90_000 });
+    const r = await runCli(['demo', '--dir', target], { timeoutMs: underLoad(90_000) });
     expect(r.code).toBe(0);
     expect(readdirSync(target).sort()).toEqual(['artifacts', 'pager']);
     // Every file the report lists is still there.
@@ -80,14 +85,14 @@ describe('autofix demo', () => {
     const again = await runCli(['demo', '--dir', target]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`--dir ${target} is not empty`);
-  }, 120_000);
+  });
 });
 
 describe('autofix demo --app', () => {
   it('runs through serve, Redis and the fake GitHub: prints each status-comment edit and the PR', async () => {
     const r = await runCli(['demo', '--app', '--dir', join(dir, 'demo')], {
       env: { ...USER_ENV, REDIS_URL: 'redis://127.0.0.1:6379' },
-      timeoutMs: 150_000,
+      timeoutMs: underLoad(150_000),
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -119,7 +124,7 @@ describe('autofix demo --app', () => {
     } finally {
       redis.disconnect();
     }
-  }, 180_000);
+  });
 
   it('says clearly when Redis is not reachable, and how to start it', async () => {
     const port = await freePort();

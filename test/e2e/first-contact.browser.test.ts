@@ -18,6 +18,7 @@ import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { startFakeSmee, type FakeSmee } from '../helpers/fake-smee.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, waitFor } from '../integration/app/harness.js';
+import { underLoad, WAIT_MS } from '../helpers/deadlines.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SECRET = 'first-contact-secret';
@@ -67,7 +68,7 @@ describe('first contact in a browser', () => {
     const url = `http://127.0.0.1:${port}`;
     await waitFor(
       async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok || undefined,
-      20_000,
+      underLoad(20_000),
       `serve to listen\n${cli.output()}`,
     );
     return { ...cli, url };
@@ -120,7 +121,7 @@ describe('first contact in a browser', () => {
         const text = await page.locator('body').innerText();
         return done(text) ? text : undefined;
       },
-      20_000,
+      underLoad(20_000),
       `the status page to change`,
     );
   }
@@ -146,7 +147,7 @@ describe('first contact in a browser', () => {
       `document.querySelector('form [name="manifest"]')?.value ?? null`,
     );
     await page.getByRole('button', { name: 'Register GitHub App' }).click();
-    await waitFor(() => (posted.length > 0 ? true : undefined), 10_000, `the POST\n${output()}`);
+    await waitFor(() => (posted.length > 0 ? true : undefined), WAIT_MS, `the POST\n${output()}`);
 
     expect(posted[0]!.url).toBe('https://github.com/settings/apps/new');
     const sent = new URLSearchParams(posted[0]!.body).get('manifest');
@@ -187,7 +188,7 @@ describe('first contact in a browser', () => {
     expect(await page.locator('a[href="/metrics"]').count()).toBe(1);
     await expect(page.locator('body').innerText()).resolves.toContain('/admin/queues is disabled');
 
-    await waitFor(() => smee!.clients() || undefined, 10_000, `the relay to connect\n${output()}`);
+    await waitFor(() => smee!.clients() || undefined, WAIT_MS, `the relay to connect\n${output()}`);
     smee.relay('issues', labeledPayload({ owner: OWNER, repo: REPO, issueNumber: 41 }), SECRET);
 
     const text = await reloadUntil(page, `${url}/`, (t) => t.includes('Webhooks received: 1'));

@@ -16,6 +16,11 @@ import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-serv
 import { createSampleRepo, TRIAGE, type SampleRepo } from '../helpers/sample-repo.js';
 import { deleteKeys, REDIS_URL as SHARED_REDIS, waitFor } from '../integration/app/harness.js';
 import { startOwnRedis, type OwnRedis } from '../integration/app/own-redis.js';
+import { underLoad } from '../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(60_000));
 
 const { privateKey: PRIVATE_KEY, publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -131,7 +136,7 @@ describe('/proc/<pid>/environ of every Autofix process holds no secret', () => {
     children.push(cli.child);
     await waitFor(
       async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok,
-      30_000,
+      underLoad(30_000),
       `serve to listen\n${cli.output()}`,
     );
     const found = environs(cli.child.pid!);
@@ -144,7 +149,7 @@ describe('/proc/<pid>/environ of every Autofix process holds no secret', () => {
       },
     });
     expect(admin.status).toBe(200);
-  }, 60_000);
+  });
 
   it('autofix worker, once its workers run', async () => {
     const prefix = `autofix-environ-${randomUUID().slice(0, 8)}`;
@@ -156,13 +161,13 @@ describe('/proc/<pid>/environ of every Autofix process holds no secret', () => {
     children.push(cli.child);
     await waitFor(
       () => (cli.output().includes('workers running') ? true : undefined),
-      30_000,
+      underLoad(30_000),
       `the worker to start\n${cli.output()}`,
     );
     const found = environs(cli.child.pid!);
     expectNoSecret(found);
     expectPlainKept(found[0]!.text);
-  }, 60_000);
+  });
 
   describe('autofix run', () => {
     let llm: FakeLlmServer;
@@ -193,12 +198,12 @@ describe('/proc/<pid>/environ of every Autofix process holds no secret', () => {
       pid = cli.child.pid!;
       await waitFor(
         () => (seen.length > 0 ? true : undefined),
-        30_000,
+        underLoad(30_000),
         `the first LLM call\n${cli.output()}`,
       );
       expectNoSecret(seen);
       expectPlainKept(seen[0]!.text);
-    }, 60_000);
+    });
   });
 
   it('fails closed, naming the fix, where /proc/self/mem cannot be written', async () => {
@@ -266,7 +271,7 @@ describe('/proc/<pid>/environ of every Autofix process holds no secret', () => {
       fromFiles.stderr.on('data', (b: Buffer) => (out += b.toString()));
       await waitFor(
         () => (out.includes('workers running') ? true : undefined),
-        30_000,
+        underLoad(30_000),
         `the worker started from files\n${out}`,
       );
       expectNoSecret(environs(fromFiles.pid!));
@@ -274,5 +279,5 @@ describe('/proc/<pid>/environ of every Autofix process holds no secret', () => {
     } finally {
       rmSync(files, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -10,6 +10,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, cleanEnv, REPO_ROOT } from '../helpers/cli.js';
+import { underLoad } from '../helpers/deadlines.js';
 
 /** `autofix …` lines of the README's sh blocks that can run as written, comments removed. */
 export function runnableExamples(readme: string): string[] {
@@ -54,7 +55,7 @@ describe("the README's autofix examples, as written", () => {
           {
             cwd,
             env: { ...cleanEnv(), PATH: `${bin}:${process.env.PATH ?? ''}` },
-            timeout: 120_000,
+            timeout: underLoad(120_000),
             maxBuffer: 16 * 1024 * 1024,
           },
           (_err, stdout, stderr) => resolve({ code: child.exitCode, out: `${stdout}\n${stderr}` }),
@@ -62,6 +63,6 @@ describe("the README's autofix examples, as written", () => {
       });
       if (result.code !== 0) throw new Error(`\`${line}\` exited ${result.code}:\n${result.out}`);
     },
-    150_000,
+    underLoad(150_000),
   );
 });

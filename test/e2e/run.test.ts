@@ -11,6 +11,11 @@ import {
   TRIAGE,
   type SampleRepo,
 } from '../helpers/sample-repo.js';
+import { underLoad } from '../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(90_000));
 
 const API_KEY = 'sk-e2e-run-key-abcdefghij0123456789';
 let llm: FakeLlmServer;
@@ -93,7 +98,7 @@ describe('autofix run (the CLI binary)', () => {
     // Started over from the base: one commit on top of it, not a second one on the old branch.
     expect(repo.git('rev-parse', `${second}^`)).toBe(repo.git('rev-parse', 'HEAD'));
     expect(repo.git('branch', '--list', 'autofix/*').split('\n')).toHaveLength(1);
-  }, 90_000);
+  });
 
   it('exits 1 with the reason and the artifacts folder when the run fails', async () => {
     llm.enqueue(JSON.stringify({ ...TRIAGE, risk: 'HIGH' }));

@@ -30,6 +30,7 @@ import {
 import { bareRemote } from '../helpers/repo-builder.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, waitFor } from '../integration/app/harness.js';
+import { underLoad } from '../helpers/deadlines.js';
 
 const API_KEY = 'sk-sigterm-e2e-key-0123456789abcdXY';
 const SECRET = 'sigterm-e2e-secret';
@@ -95,6 +96,8 @@ function alive(pid: number): boolean {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** The `--shutdown-deadline` under test (20 s), then the process's own exit (a hang guard). */
+const EXIT_MS = 20_000 + underLoad(5_000);
 
 function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
@@ -194,7 +197,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
         const url = `http://127.0.0.1:${port}`;
         await waitFor(
           async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok || undefined,
-          20_000,
+          underLoad(20_000),
           `serve to listen\n${cli.output()}`,
         );
         return { ...cli, url };
@@ -221,7 +224,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
           const grandchild = procs.find((p) => p.argv.includes('-e'));
           return script && grandchild ? procs : undefined;
         },
-        30_000,
+        underLoad(30_000),
         'the validation script and its grandchild',
       );
       expect(running.every((p) => alive(p.pid))).toBe(true);
@@ -239,12 +242,12 @@ describe('SIGTERM to autofix serve while validation runs', () => {
 
       // 2. SIGTERM: the process stops within its deadline and exits 0.
       first.child.kill('SIGTERM');
-      expect(await exited(first.child, 30_000)).toBe(0);
+      expect(await exited(first.child, EXIT_MS)).toBe(0);
       expect(first.output()).toContain('SIGTERM: stopping');
       expect(first.output()).toContain('interrupted by shutdown: job returned to the queue');
 
       // No process of the validation command is left, the SIGTERM-ignoring grandchild included.
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + underLoad(5_000);
       while (running.some((p) => alive(p.pid)) && Date.now() < deadline) await sleep(50);
       expect(running.filter((p) => alive(p.pid))).toEqual([]);
       expect(processesWith(token)).toEqual([]);
@@ -281,11 +284,13 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       // again, then the PR summary.
       llm.enqueue(FIX_DIFF, JSON.stringify(PR_SUMMARY));
       const second = await serve({});
-      const pull = await waitFor(() => github!.pulls[0], 40_000, 'the pull request').catch(
-        (err: Error) => {
-          throw new Error(`${err.message}\n--- restarted serve ---\n${second.output()}`);
-        },
-      );
+      const pull = await waitFor(
+        () => github!.pulls[0],
+        underLoad(40_000),
+        'the pull request',
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n--- restarted serve ---\n${second.output()}`);
+      });
       const branch = `autofix/fix/${issueNumber}-add-returns-the-wrong-result`;
       expect(pull).toMatchObject({ head: branch, base: 'main' });
       expect(pull.body).toContain(`Fixes #${issueNumber}`);
@@ -302,7 +307,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       // does not come.
       await waitFor(
         () => [...github!.comments.values()].find((c) => c.body.includes('🚀')),
-        30_000,
+        underLoad(30_000),
         'the final status',
       ).catch((err: Error) => {
         const statuses = [...github!.comments.values()].map((c) => c.body.split('\n')[0]);
@@ -318,8 +323,8 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       expect(processesWith(token)).toEqual([]);
 
       second.child.kill('SIGTERM');
-      expect(await exited(second.child, 30_000)).toBe(0);
+      expect(await exited(second.child, EXIT_MS)).toBe(0);
     },
-    90_000,
+    underLoad(90_000),
   );
 });

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { underLoad, WAIT_MS } from './deadlines.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/src/bin/autofix.js', import.meta.url));
@@ -18,6 +19,7 @@ export function runCli(
     cwd?: string;
     env?: Record<string, string | undefined>;
     input?: string;
+    /** Killed after this (default: a default test's own timeout; a hang guard only). */
     timeoutMs?: number;
   } = {},
 ): Promise<CliResult> {
@@ -31,7 +33,7 @@ export function runCli(
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? underLoad(30_000));
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -84,7 +86,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+/** Polls `fn` until it gives a value; the deadline only guards against a hang (deadlines.ts). */
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined>,
+  timeoutMs = WAIT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -46,6 +46,11 @@ import {
   startPipelineApp,
   waitFor,
 } from './harness.js';
+import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(120_000));
 
 const API_KEY = 'sk-attack-e2e-key-0123456789abcdefQZ';
 const PASSTHROUGH = 'repo-own-secret-value-4711';
@@ -235,11 +240,11 @@ it('the attacks of issue #11 fail through the real pipeline, and the fix still b
   expect(res.status).toBe(200);
 
   // The legitimate part of the run still works: the fix is a pull request.
-  const pull = await waitFor(() => github.pulls[0], 60_000, 'the pull request');
+  const pull = await waitFor(() => github.pulls[0], underLoad(60_000), 'the pull request');
   expect(pull.body).toContain('Fixes #7');
   const final = await waitFor(
     () => [...github.comments.values()].find((c) => c.body.includes('🚀')),
-    15_000,
+    WAIT_MS,
     'the final status comment',
   );
 
@@ -296,4 +301,4 @@ it('the attacks of issue #11 fail through the real pipeline, and the fix still b
   expect(pull.body).not.toMatch(/(^|[^`])@org\/team/);
   expect(pull.body).not.toMatch(/!\[[^\]]*\]\(http:\/\/evil/);
   expect(pull.body).not.toContain('<!-- autofix-run:forged');
-}, 120_000);
+});

@@ -5,12 +5,17 @@
  * scripted LLM → one repair commit on the PR's branch, carrying its round in trailers → the same
  * failure after it stops the follow-up with one note.
  */
+import { jest } from '@jest/globals';
 import { Queue } from 'bullmq';
 import { TRIGGER_QUEUE } from '../../../src/intake/trigger-types.js';
 import { actionsLog } from '../../helpers/actions-log.js';
 import { FIX_DIFF, PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js';
 import { ciCompletedPayload, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
 import { REDIS_URL, startPipelineEnv, waitFor, type PipelineEnv } from './harness.js';
+import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
+
+// Two runs of the whole pipeline: a hang guard for both (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(60_000));
 
 const keys = generateAppKeyPair();
 const ACTIONS = { id: 15368, slug: 'github-actions' };
@@ -69,8 +74,8 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
     'issues',
     labeledPayload({ issueNumber: 9, title, body: 'add(2, 3) is -1', cloneUrl: bare }),
   );
-  const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
-  await waitFor(finished(9), 10_000, 'the first run to end');
+  const pull = await waitFor(() => github.pulls[0], underLoad(30_000), 'the pull request');
+  await waitFor(finished(9), WAIT_MS, 'the first run to end');
   // Its 🚀 comes before it releases the issue: a CI event in between would find it busy.
   await runsEnded();
   const head = git('rev-parse', BRANCH);
@@ -107,7 +112,7 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
   };
   llm.enqueue(JSON.stringify(TRIAGE), JSON.stringify(plan2), SECOND_DIFF);
   expect((await send('check_suite', ci(head))).status).toBe(200);
-  await waitFor(finished(pull.number), 30_000, 'the CI round to end');
+  await waitFor(finished(pull.number), underLoad(30_000), 'the CI round to end');
   await runsEnded();
 
   // One commit on top of the PR's head, with both fixes and the round in its trailers.
@@ -156,14 +161,14 @@ it('repairs a CI failure on its PR with one commit, then stops when the same fai
       [...github.comments.values()].find(
         (c) => c.issueNumber === pull.number && c.body.includes('failed the same way'),
       ),
-    10_000,
+    WAIT_MS,
     'the note',
   );
   expect(note.body).toContain('after round 1');
   const triggers = new Queue(TRIGGER_QUEUE, { connection: { url: REDIS_URL }, prefix: env.prefix });
   await waitFor(
     async () => (await triggers.getJobs(['completed'])).length === 4 || undefined,
-    10_000,
+    WAIT_MS,
     'every trigger admitted',
   );
   expect((await triggers.getJobs(['completed'])).map((j) => String(j.returnvalue)).sort()).toEqual([

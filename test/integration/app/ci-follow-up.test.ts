@@ -8,6 +8,7 @@ import type { FakeCheckRun } from '../../helpers/fake-github.js';
 import { actionsLog } from '../../helpers/actions-log.js';
 import { ciCompletedPayload, type CiEventName } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 const BRANCH = 'autofix/fix/9-add-returns-the-wrong-result';
 const HEAD = 'a'.repeat(40);
@@ -88,7 +89,7 @@ describe('CI follow-up: admission', () => {
       expect((await deliverCi(pr, event)).status).toBe(200);
     }
     await h.admitted();
-    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    await waitFor(() => rounds().length === 1 || undefined, WAIT_MS, 'the round to start');
     // One PR's admissions take turns: the first starts the round, the others find it.
     expect(await results()).toEqual(['duplicate', 'duplicate', 'started']);
     expect(await h.jobs('triage')).toHaveLength(1);
@@ -142,7 +143,7 @@ describe('CI follow-up: admission', () => {
     Object.assign(slow, { status: 'completed', conclusion: 'success' });
     await deliverCi(pr, 'check_run', { conclusion: 'success' });
     await h.admitted();
-    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    await waitFor(() => rounds().length === 1 || undefined, WAIT_MS, 'the round to start');
     expect(await results()).toEqual(['started', 'waiting']);
   });
 
@@ -184,7 +185,7 @@ describe('CI follow-up: admission', () => {
     });
     await deliverCi(pr);
     await h.admitted();
-    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    await waitFor(() => rounds().length === 1 || undefined, WAIT_MS, 'the round to start');
     const t = rounds()[0]!.job.trigger;
     if (t.kind !== 'ci-failure') throw new Error('not a CI round');
     expect(t.failures[0]).toMatchObject({ name: 'ci/circleci: test', source: 'check-output' });
@@ -207,7 +208,7 @@ describe('CI follow-up: admission', () => {
     check('build', 'failure', { log: actionsLog('tsc: error TS2322') });
     await deliverCi(pr);
     await h.admitted();
-    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    await waitFor(() => rounds().length === 1 || undefined, WAIT_MS, 'the round to start');
     const t = rounds()[0]!.job.trigger;
     expect(t.kind === 'ci-failure' && t.failures.map((f) => f.name)).toEqual(['build']);
   });
@@ -227,7 +228,7 @@ describe('CI follow-up: admission', () => {
     });
     await deliverCi(pr);
     await h.admitted();
-    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'the round to start');
+    await waitFor(() => rounds().length === 1 || undefined, WAIT_MS, 'the round to start');
     expect(await results()).toEqual(['started']);
     expect(h.github.calls('GET', '/repos/Codertocat/Hello-World/branches/main')).toHaveLength(2);
   });
@@ -239,7 +240,7 @@ describe('CI follow-up: admission', () => {
     check('test', 'failure', { log });
     await deliverCi(pr);
     await h.admitted();
-    await waitFor(() => rounds().length === 1 || undefined, 10_000, 'round 1');
+    await waitFor(() => rounds().length === 1 || undefined, WAIT_MS, 'round 1');
     const signature = rounds()[0]!.job.facts.commitTrailers![1]!.value;
 
     // Round 1's commit is on the PR and its CI failed alike (other times, durations, paths).

@@ -7,6 +7,7 @@ import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, waitFor } from './harness.js';
 import { startOwnRedis, type OwnRedis } from './own-redis.js';
+import { underLoad } from '../../helpers/deadlines.js';
 
 const keys = generateAppKeyPair();
 const credentials = { APP_ID: '1', PRIVATE_KEY: keys.privateKey, WEBHOOK_SECRET: 'cli-secret' };
@@ -51,7 +52,7 @@ describe('autofix serve and worker', () => {
       const url = `http://127.0.0.1:${port}`;
       await waitFor(
         async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok || undefined,
-        20_000,
+        underLoad(20_000),
         'serve',
       );
       const payload = labeledPayload({
@@ -75,12 +76,12 @@ describe('autofix serve and worker', () => {
       // The queue layer reacts and opens the status comment before the stage itself runs.
       await waitFor(
         () => github!.calls('POST', /\/issues\/3\/reactions$/)[0],
-        20_000,
+        underLoad(20_000),
         'the 👀 reaction',
       );
       await waitFor(
         () => [...github!.comments.values()].find((c) => c.body.includes('autofix-run:')),
-        20_000,
+        underLoad(20_000),
         'the status comment',
       );
       worker.child.kill('SIGTERM');

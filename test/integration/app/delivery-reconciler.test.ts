@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { commentPayload, labeledPayload, WEBHOOK_PATH } from '../../helpers/webhooks.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 import { REDIS_URL, SECRET, startHarness, waitFor, type Harness } from './harness.js';
 
-const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const target = (h: Harness) => ({ url: `${h.app.url}${WEBHOOK_PATH}`, secret: SECRET });
 
 async function triageIssues(h: Harness, count: number): Promise<number[]> {
@@ -17,10 +17,21 @@ async function triageIssues(h: Harness, count: number): Promise<number[]> {
       const found = await h.jobs('triage');
       return found.length >= count ? found : undefined;
     },
-    10_000,
+    WAIT_MS,
     `${count} triage job(s)`,
   );
   return jobs.map((j) => j.data.issue.number).sort((a, b) => a - b);
+}
+
+/**
+ * Waits for `n` more complete passes of the reconcilers on this fake: a pass starts with the list
+ * of deliveries, and passes take turns (a lock), so `n + 1` more lists mean `n` whole passes.
+ * The marker to wait for before asserting that a pass did nothing more.
+ */
+async function morePasses(github: FakeGitHub, n: number): Promise<void> {
+  const lists = (): number => github.calls('GET', '/app/hook/deliveries').length;
+  const seen = lists();
+  await waitFor(() => lists() >= seen + n + 1 || undefined, WAIT_MS, `${n} more passes`);
 }
 
 async function reconcileMetric(h: Harness, result: string): Promise<number> {
@@ -62,7 +73,7 @@ describe('missed-delivery reconciler in serve', () => {
     try {
       await waitFor(
         async () => (await redis.exists(`${h.prefix}:delivery:${handled.deliveryId}`)) || undefined,
-        10_000,
+        WAIT_MS,
         'the intake record of the handled delivery',
       );
     } finally {
@@ -79,10 +90,10 @@ describe('missed-delivery reconciler in serve', () => {
     expect(await triageIssues(h, 3)).toEqual([11, 12, 13]);
     const [request] = h.github.redeliveryRequests;
     expect(request!.guid).toBe(lost.guid);
-    await waitFor(() => request!.attempt, 5000, 'the redelivery attempt');
+    await waitFor(() => request!.attempt, WAIT_MS, 'the redelivery attempt');
     expect(request!.attempt).toMatchObject({ guid: lost.guid, redelivery: true, status_code: 200 });
     // Several passes later: still one request, one run per issue.
-    await settle(800);
+    await morePasses(h.github, 3);
     expect(h.github.redeliveryRequests).toHaveLength(1);
     expect(await triageIssues(h, 3)).toEqual([11, 12, 13]);
     expect(await reconcileMetric(h, 'redelivered')).toBe(1);
@@ -97,10 +108,10 @@ describe('missed-delivery reconciler in serve', () => {
     );
     open.push(a!, b!);
     github.redeliverTo(target(a!));
-    await settle(200); // both reconcilers are passing every 50 ms
+    await morePasses(github, 2); // the reconcilers are passing every 50 ms
     github.addDelivery({ event: 'issues', payload: labeledPayload({ issueNumber: 21 }) });
     expect(await triageIssues(a!, 1)).toEqual([21]);
-    await settle(600);
+    await morePasses(github, 4);
     expect(github.redeliveryRequests).toHaveLength(1);
     expect(await triageIssues(a!, 1)).toEqual([21]);
     const passes = github.calls('GET', '/app/hook/deliveries').length;

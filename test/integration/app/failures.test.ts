@@ -3,6 +3,7 @@ import { AutofixError } from '../../../src/errors.js';
 import type { RunFailure, RunJobData } from '../../../src/runs/types.js';
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { REDIS_URL, startHarness, waitFor, type Harness } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 describe('failed runs', () => {
   let h: Harness;
@@ -25,7 +26,7 @@ describe('failed runs', () => {
       },
     });
     await h.send('issues', labeledPayload({ issueNumber: 11 }));
-    await waitFor(() => h.github.calls('POST', /\/issues\/11\/labels$/)[0], 10_000, 'the label');
+    await waitFor(() => h.github.calls('POST', /\/issues\/11\/labels$/)[0], WAIT_MS, 'the label');
     await waitFor(() =>
       h.github.calls('POST', /\/issues\/11\/reactions$/).length >= 2 ? true : undefined,
     );
@@ -78,7 +79,7 @@ describe('failed runs', () => {
     await h.send('issues', labeledPayload({ issueNumber: 14 }));
     const failures = () =>
       [...h.github.comments.values()].filter((c) => c.body.includes('Autofix failed during'));
-    await waitFor(() => failures()[0], 10_000, 'the failure comment');
+    await waitFor(() => failures()[0], WAIT_MS, 'the failure comment');
     const [planJob] = await h.jobs('plan');
     await waitFor(async () => ((await planJob!.getState()) === 'failed' ? true : undefined));
 
@@ -103,7 +104,7 @@ describe('failed runs', () => {
     h = await startHarness();
     h.github.failNext('POST', '/repos/Codertocat/Hello-World/pulls', 502);
     await h.send('issues', labeledPayload({ issueNumber: 12 }));
-    const pull = await waitFor(() => h.github.pulls[0], 10_000, 'the pull request');
+    const pull = await waitFor(() => h.github.pulls[0], WAIT_MS, 'the pull request');
     expect(pull.head).toBe('autofix/fix/12-test');
     expect(h.stages.calls.filter((c) => c.stage === 'pr').map((c) => c.attempt)).toEqual([1, 2]);
     expect(h.github.calls('POST', '/repos/Codertocat/Hello-World/pulls')).toHaveLength(2);
@@ -124,7 +125,7 @@ describe('failed runs', () => {
     await h.send('issues', labeledPayload({ issueNumber: 13 }));
     const comment = await waitFor(
       () => [...h.github.comments.values()].find((c) => c.body.includes('Autofix failed during')),
-      10_000,
+      WAIT_MS,
       'the failure comment',
     );
     expect(h.stages.calls.filter((c) => c.stage === 'code').map((c) => c.attempt)).toEqual([1, 2]);

@@ -30,6 +30,9 @@ import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { testOctokit } from '../../helpers/github-client.js';
 import { createTestStages, type StageFns, type TestStages } from '../../helpers/test-stages.js';
 import { deliver, generateAppKeyPair, type Delivery } from '../../helpers/webhooks.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { STAGES } from '../../../src/contracts.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 export const SECRET = 'test-webhook-secret';
@@ -71,19 +74,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { waitFor };
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   keys ??= generateAppKeyPair();
@@ -142,7 +133,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     metrics,
     prefix,
     triggers: () => triggerQueue.getJobs(),
-    async admitted(timeoutMs = 10_000) {
+    async admitted(timeoutMs = WAIT_MS) {
       await waitFor(
         async () => {
           const counts = await triggerQueue.getJobCounts(
@@ -231,7 +222,7 @@ export function everythingGitHubGot(github: FakeGitHub): string {
  * "busy" (and never runs): a test that sends the next trigger when it sees the run's end must
  * wait for this first.
  */
-export async function runsEnded(prefix: string, timeoutMs = 30_000): Promise<void> {
+export async function runsEnded(prefix: string, timeoutMs = WAIT_MS): Promise<void> {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
     await waitFor(
@@ -257,6 +248,34 @@ export async function runsEnded(prefix: string, timeoutMs = 30_000): Promise<voi
   } finally {
     redis.disconnect();
   }
+}
+
+/**
+ * Waits until nothing of the app at `prefix` is queued or running: every trigger admitted, every
+ * stage job done (none waiting, delayed or active: a killed worker's job counts as active until
+ * it is taken back as stalled and run again), every run's issue released. The marker to wait for
+ * before asserting that nothing more happens.
+ */
+export async function appIdle(prefix: string, timeoutMs = WAIT_MS): Promise<void> {
+  const queues = [TRIGGER_QUEUE, ...STAGES].map(
+    (name) => new Queue(name, { connection: { url: REDIS_URL }, prefix }),
+  );
+  try {
+    await waitFor(
+      async () => {
+        for (const queue of queues) {
+          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+          if (Object.values(counts).some((n) => n > 0)) return undefined;
+        }
+        return true;
+      },
+      timeoutMs,
+      'every queued job to finish',
+    );
+  } finally {
+    await Promise.all(queues.map((q) => q.close()));
+  }
+  await runsEnded(prefix, timeoutMs);
 }
 
 export interface PipelineEnv {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { commentPayload, deliver, labeledPayload } from '../../helpers/webhooks.js';
 import { SECRET, startHarness, waitFor, type Harness } from './harness.js';
 import { startOwnRedis, type OwnRedis } from './own-redis.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
-const settle = (ms = 300): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const bodyOf = (req: { body: unknown }): string => (req.body as { body: string }).body;
 
 describe('webhook intake', () => {
@@ -131,7 +131,7 @@ describe('webhook intake', () => {
     h = await startHarness();
     const payload = labeledPayload({ issueNumber: 6 });
     await h.send('issues', payload);
-    await waitFor(() => h!.github.pulls.find((p) => p.head.includes('/6-')), 10_000, 'the PR');
+    await waitFor(() => h!.github.pulls.find((p) => p.head.includes('/6-')), WAIT_MS, 'the PR');
     await waitFor(async () => {
       const pr = await h!.jobs('pr');
       return pr.length === 1 && (await pr[0]!.getState()) === 'completed' ? true : undefined;
@@ -223,7 +223,12 @@ describe('webhook intake', () => {
     redis.child.kill('SIGCONT');
     expect(slow.status).toBe(503);
     expect(slow.ms).toBeLessThan(2000);
-    await settle();
+    // The held enqueue goes through once Redis runs again: the redelivery then finds its job.
+    await waitFor(
+      async () => (await h!.triggers()).length === 1 || undefined,
+      WAIT_MS,
+      'the held enqueue',
+    );
     const again = await h.send('issues', payload, id);
     expect(again.status).toBe(200);
     await waitFor(async () => ((await h!.jobs('triage')).length === 1 ? true : undefined));

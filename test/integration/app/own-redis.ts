@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../../helpers/cli.js';
 import { redisAnswers } from '../../helpers/redis-answers.js';
 import { waitFor } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 export interface OwnRedis {
   /** Without credentials. */
@@ -50,7 +51,7 @@ export async function startOwnRedis(
     ? `redis://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`
     : url;
   try {
-    await waitFor(async () => (await redisAnswers(authUrl)) || undefined, 10_000, 'redis-server');
+    await waitFor(async () => (await redisAnswers(authUrl)) || undefined, WAIT_MS, 'redis-server');
   } catch (err) {
     await stop();
     throw err;

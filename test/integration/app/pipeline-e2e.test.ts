@@ -29,6 +29,7 @@ import {
 import { deleteKeys, REDIS_URL, runsEnded, SECRET, startPipelineApp, waitFor } from './harness.js';
 import { REPO_ROOT } from '../../helpers/cli.js';
 import { bareRemote, cloneRepo } from '../../helpers/repo-builder.js';
+import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
 
 const API_KEY = 'sk-app-e2e-key-0123456789abcdefXY';
 const keys = generateAppKeyPair();
@@ -96,7 +97,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     );
     expect(res.status).toBe(200);
 
-    const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
+    const pull = await waitFor(() => github.pulls[0], underLoad(30_000), 'the pull request');
     const branch = 'autofix/fix/9-add-returns-the-wrong-result';
     expect(pull).toMatchObject({ head: branch, base: 'main' });
     expect(pull.title).toBe('fix(math): return the sum from add()');
@@ -117,7 +118,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     // Status comment ends in success.
     await waitFor(
       () => [...github.comments.values()].find((c) => c.body.includes('🚀')),
-      10_000,
+      WAIT_MS,
       'the final status',
     );
   });
@@ -149,7 +150,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
       }),
     );
     expect(res.status).toBe(200);
-    const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
+    const pull = await waitFor(() => github.pulls[0], underLoad(30_000), 'the pull request');
     const branch = 'autofix/fix/9-add-returns-the-wrong-result';
     // The test is on the branch, with the fix.
     expect(git('show', `${branch}:test/issue-9-add.test.js`)).toContain('add(2, 3), 5');
@@ -158,7 +159,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     expect(pull.body).toContain('passes with the fix');
     // One "Autofix verification" check run on the PR's head commit, with the verdict.
     const tip = git('rev-parse', branch);
-    const run = await waitFor(() => github.checkRuns[0], 10_000, 'the check run');
+    const run = await waitFor(() => github.checkRuns[0], WAIT_MS, 'the check run');
     expect(github.checkRuns).toHaveLength(1);
     expect(run).toMatchObject({
       name: 'Autofix verification',
@@ -178,10 +179,10 @@ describe('issues.labeled → real pipeline → pull request', () => {
     github.setIssue(9, title, 'add(2, 3) is -1');
     llm.enqueue(JSON.stringify(TRIAGE), JSON.stringify(PLAN), FIX_DIFF, JSON.stringify(PR_SUMMARY));
     await send(labeledPayload({ issueNumber: 9, title, body: 'add(2, 3) is -1', cloneUrl: bare }));
-    const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
+    const pull = await waitFor(() => github.pulls[0], underLoad(30_000), 'the pull request');
     const finished = (issue: number) => () =>
       [...github.comments.values()].find((c) => c.issueNumber === issue && c.body.includes('🚀'));
-    await waitFor(finished(9), 10_000, 'the first run to end');
+    await waitFor(finished(9), WAIT_MS, 'the first run to end');
     await runsEnded(prefix); // its 🚀 comes before it releases the issue
     const branch = 'autofix/fix/9-add-returns-the-wrong-result';
     const firstTip = git('rev-parse', branch);
@@ -253,7 +254,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
       'issue_comment',
     );
     expect(res.status).toBe(200);
-    await waitFor(finished(pull.number), 30_000, 'the feedback run to end');
+    await waitFor(finished(pull.number), underLoad(30_000), 'the feedback run to end');
 
     // One PR, its title kept; a second bot commit on top of the first, with both fixes.
     expect(github.pulls).toHaveLength(1);
@@ -302,7 +303,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     await send(
       labeledPayload({ issueNumber: 11, title: 'add() returns the wrong result', cloneUrl: bare }),
     );
-    await waitFor(() => github.pulls[0], 30_000, 'the pull request');
+    await waitFor(() => github.pulls[0], underLoad(30_000), 'the pull request');
     const branch = 'autofix/fix/11-add-returns-the-wrong-result';
     expect(git('rev-parse', 'refs/heads/main')).not.toBe(before);
     expect(git('rev-parse', `${branch}~1`)).toBe(before);
@@ -332,7 +333,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
         [...github.comments.values()].find(
           (c) => c.body.includes('Autofix failed during') && c.body.includes('VALIDATION_FAILED'),
         ),
-      30_000,
+      underLoad(30_000),
       'the failure comment',
     );
     // Root cause first: the command, its exit code, its output fenced, then the repairs, the log.
@@ -348,7 +349,7 @@ describe('issues.labeled → real pipeline → pull request', () => {
     const log = /Full log on the worker: `(runs\/[^`]+)`/.exec(body)?.[1];
     expect(log).toMatch(/^runs\/run-[^/]+\/query-\d+-build\.txt$/);
     expect(readFileSync(join(workdir, log!), 'utf8')).toContain('FAIL add(2, 3) = 6, expected 5');
-    await waitFor(() => github.labels.has('automation-failed') || undefined, 10_000, 'the label');
+    await waitFor(() => github.labels.has('automation-failed') || undefined, WAIT_MS, 'the label');
     expect(github.pulls).toHaveLength(0);
     // Nothing left on the remote.
     expect(git('branch', '--list', 'autofix/*')).toBe('');

@@ -10,6 +10,7 @@ import { labeledPayload, sign, WEBHOOK_PATH } from '../../helpers/webhooks.js';
 import { startCaptured, type CapturedProcess } from './captured-log.js';
 import { SECRET, waitFor } from './harness.js';
 import { startOwnRedis, type OwnRedis } from './own-redis.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 describe('liveness, readiness and deliveries without an id', () => {
   let proc: CapturedProcess | undefined;
@@ -41,7 +42,7 @@ describe('liveness, readiness and deliveries without an id', () => {
     redis = await startOwnRedis([], { port: Number(new URL(redis.url).port) });
     await waitFor(
       async () => ((await get(`${base}/readyz`)).status === 200 ? true : undefined),
-      15_000,
+      WAIT_MS,
       '/readyz after Redis came back',
     );
   });

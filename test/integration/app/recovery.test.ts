@@ -1,5 +1,6 @@
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 describe('worker recovery and limits', () => {
   const harnesses: Harness[] = [];
@@ -21,7 +22,7 @@ describe('worker recovery and limits', () => {
     });
     harnesses.push(dying);
     await dying.send('issues', labeledPayload({ issueNumber: 41 }));
-    await waitFor(() => hung || undefined, 10_000, 'the code stage');
+    await waitFor(() => hung || undefined, WAIT_MS, 'the code stage');
     expect((await dying.app.stop(100)).forced).toBe(true);
 
     const rescuer = await startHarness({
@@ -30,7 +31,7 @@ describe('worker recovery and limits', () => {
       worker: { lockDurationMs: 1000, stalledIntervalMs: 500 },
     });
     harnesses.push(rescuer);
-    const pull = await waitFor(() => dying.github.pulls[0], 15_000, 'the pull request');
+    const pull = await waitFor(() => dying.github.pulls[0], WAIT_MS, 'the pull request');
     expect(pull.head).toBe('autofix/fix/41-test');
     expect(rescuer.stages.calls.map((c) => c.stage)).toEqual(['code', 'pr']);
   });
@@ -45,7 +46,7 @@ describe('worker recovery and limits', () => {
         const jobs = await h.jobs('reproduce');
         return jobs.length > 0 && (await jobs[0]!.getState()) === 'delayed' ? jobs : undefined;
       },
-      10_000,
+      WAIT_MS,
       'the delayed reproduce job',
     );
     expect(h.stages.calls.map((c) => c.stage)).toEqual(['triage', 'plan']);

@@ -41,6 +41,11 @@ import {
   startPipelineApp,
   waitFor,
 } from './harness.js';
+import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(180_000));
 
 const API_KEY = 'sk-repo-reads-e2e-0123456789abcdefQZ';
 const keys = generateAppKeyPair();
@@ -220,10 +225,10 @@ it('nothing the links, the FIFO or the sparse file point at reaches a prompt, an
   });
   expect(res.status).toBe(200);
 
-  const pull = await waitFor(() => github.pulls[0], 90_000, 'the pull request');
+  const pull = await waitFor(() => github.pulls[0], underLoad(90_000), 'the pull request');
   await waitFor(
     () => [...github.comments.values()].find((c) => c.body.includes('🚀')),
-    15_000,
+    WAIT_MS,
     'the final status comment',
   );
 
@@ -255,4 +260,4 @@ it('nothing the links, the FIFO or the sparse file point at reaches a prompt, an
   expect(leakedCanaries(await redisText(), world)).toEqual([]);
   expect(leakedCanaries(filesText(join(workdir, 'runs')), world)).toEqual([]);
   expect(pull.body).toContain('Fixes #7');
-}, 180_000);
+});

@@ -1,6 +1,7 @@
 import { ROUTES } from '../../../src/contracts.js';
 import { commentPayload, labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 describe('a run from webhook to pull request', () => {
   let h: Harness;
@@ -14,7 +15,7 @@ describe('a run from webhook to pull request', () => {
     );
     expect(res.status).toBe(200);
 
-    const pull = await waitFor(() => h.github.pulls[0], 10_000, 'the pull request');
+    const pull = await waitFor(() => h.github.pulls[0], WAIT_MS, 'the pull request');
     await waitFor(() => h.github.calls('POST', /\/issues\/7\/reactions$/).length >= 2 || undefined);
     expect(h.stages.calls.map((c) => c.stage)).toEqual([
       'triage',
@@ -67,13 +68,13 @@ describe('a run from webhook to pull request', () => {
   it('shows a longer run as it goes: the status comment is created early and edited in place', async () => {
     h = await startHarness({ worker: { statusCreateAfterMs: 0, statusDebounceMs: 0 } });
     await h.send('issues', labeledPayload({ issueNumber: 8, title: 'Typo' }));
-    await waitFor(() => h.github.pulls[0], 10_000, 'the pull request');
+    await waitFor(() => h.github.pulls[0], WAIT_MS, 'the pull request');
     const status = await waitFor(
       () =>
         [...h.github.comments.values()].find(
           (c) => c.body.includes('autofix-run:') && c.body.includes('🚀'),
         ),
-      10_000,
+      WAIT_MS,
       'the final status',
     );
     expect(status.history.length).toBeGreaterThanOrEqual(2);
@@ -94,7 +95,7 @@ describe('a run from webhook to pull request', () => {
       }),
     );
     expect(res.status).toBe(200);
-    await waitFor(() => h.github.pulls[0], 10_000, 'the pull request');
+    await waitFor(() => h.github.pulls[0], WAIT_MS, 'the pull request');
     const { trigger } = h.stages.calls[0]!.job;
     expect(trigger).toEqual({
       kind: 'issue-comment',
@@ -158,7 +159,7 @@ describe('a run from webhook to pull request', () => {
         comment: '/autofix also fix the second typo',
       }),
     );
-    await waitFor(() => h.stages.calls.find((c) => c.stage === 'pr'), 10_000, 'the pr stage');
+    await waitFor(() => h.stages.calls.find((c) => c.stage === 'pr'), WAIT_MS, 'the pr stage');
     expect(new Set(h.stages.calls.map((c) => c.runId)).size).toBe(1);
     const { job } = h.stages.calls[0]!;
     expect(job.trigger).toEqual({

@@ -16,6 +16,11 @@ import { createLogger } from '../../../src/logger.js';
 import { PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js';
 import { generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
 import { REDIS_URL, startPipelineEnv, waitFor, type PipelineEnv } from './harness.js';
+import { underLoad } from '../../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(120_000));
 
 const keys = generateAppKeyPair();
 const CONFIG = 'reproduce: off\nvalidate:\n  - node test.js\n';
@@ -140,7 +145,7 @@ it('stops a change that adds credentials before anything reaches the remote, nam
   );
   const failure = await waitFor(
     () => [...e.github.comments.values()].find((c) => c.body.includes('Autofix failed during')),
-    60_000,
+    underLoad(60_000),
     'the failure comment',
   );
   await e.runsEnded();
@@ -182,7 +187,7 @@ it('stops a change that adds credentials before anything reaches the remote, nam
     for (const value of values)
       expect({ place, holds: text.includes(value) }).toEqual({ place, holds: false });
   }
-}, 120_000);
+});
 
 it('lets a realistic change that only names a key or holds a placeholder become a pull request', async () => {
   const e = await start('secret-scan-ok-e2e');
@@ -204,9 +209,9 @@ it('lets a realistic change that only names a key or holds a placeholder become 
     'issues',
     labeledPayload({ issueNumber: 42, title: 'add() returns the wrong result', cloneUrl: e.bare }),
   );
-  const pull = await waitFor(() => e.github.pulls[0], 60_000, 'the pull request');
+  const pull = await waitFor(() => e.github.pulls[0], underLoad(60_000), 'the pull request');
   expect(pull.body).toContain('Fixes #42');
   const bodies = [...e.github.comments.values()].flatMap((c) => c.history).join('\n');
   expect(bodies).not.toContain('SECRET_IN_CHANGE');
   await e.runsEnded();
-}, 120_000);
+});

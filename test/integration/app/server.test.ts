@@ -1,5 +1,6 @@
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 const basic = (user: string, password: string): string =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -15,7 +16,7 @@ describe('operations endpoints', () => {
     // The run has ended once the 🚀 reaction is there; metrics are counted before it.
     await waitFor(
       () => h.github.calls('POST', /\/issues\/31\/reactions$/)[1],
-      10_000,
+      WAIT_MS,
       'the end of the run',
     );
     h.metrics.llmTokens.inc({ stage: 'plan', model: 'gpt-test', kind: 'prompt' }, 321);

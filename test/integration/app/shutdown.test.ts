@@ -1,5 +1,6 @@
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
 
 describe('graceful shutdown', () => {
   let h: Harness;
@@ -21,7 +22,7 @@ describe('graceful shutdown', () => {
       },
     });
     await h.send('issues', labeledPayload({ issueNumber: 21 }));
-    await waitFor(() => started || undefined, 10_000, 'the code stage');
+    await waitFor(() => started || undefined, WAIT_MS, 'the code stage');
 
     const { forced } = await h.app.stop(5000);
     expect(forced).toBe(false);
@@ -47,7 +48,7 @@ describe('graceful shutdown', () => {
       },
     });
     await h.send('issues', labeledPayload({ issueNumber: 22 }));
-    await waitFor(() => started || undefined, 10_000, 'the code stage');
+    await waitFor(() => started || undefined, WAIT_MS, 'the code stage');
     const t = Date.now();
     const { forced } = await h.app.stop(300);
     expect(forced).toBe(true);

@@ -13,17 +13,24 @@ import {
   type StatusTarget,
   type StatusVersion,
 } from '../../../src/runs/status-publisher.js';
-import { REDIS_URL } from './harness.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
+import { REDIS_URL, waitFor } from './harness.js';
 
-/** One comment on a fake GitHub: every create and edit, with an edit's delay before it lands. */
+/**
+ * One comment on a fake GitHub: every create and edit, with an edit's delay before it lands (a
+ * scripted slow GitHub: the delay is what the tests are about).
+ */
 function fakeComment(): {
   target: (delayMs?: number) => StatusTarget;
   body: () => string | undefined;
   creates: () => number;
+  /** Edits begun, landed or not. */
+  begun: () => number;
   edits: string[];
 } {
   let body: string | undefined;
   let creates = 0;
+  let begun = 0;
   const edits: string[] = [];
   return {
     target: (delayMs = 0) => ({
@@ -34,6 +41,7 @@ function fakeComment(): {
         return Promise.resolve(1);
       },
       update: async (_id, text) => {
+        begun += 1;
         await new Promise((r) => setTimeout(r, delayMs));
         body = text;
         edits.push(text);
@@ -41,6 +49,7 @@ function fakeComment(): {
     }),
     body: () => body,
     creates: () => creates,
+    begun: () => begun,
     edits,
   };
 }
@@ -78,7 +87,7 @@ describe('status publisher', () => {
     const b = createStatusPublisher({ redis, prefix, log: silentLogger, debounceMs: 0 });
     // Worker A (the plan stage) edits slowly; worker B (the code stage, later) quickly.
     a.submit(version('r1', 1, 'plan done', comment.target(300), { commentId: 1 }));
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => comment.begun() > 0 || undefined, WAIT_MS, "A's edit under way");
     b.submit(version('r1', 2, 'code running', comment.target(0), { commentId: 1 }));
     await Promise.all([a.flush('r1'), b.flush('r1')]);
     expect(comment.edits).toContain('plan done'); // it did land, late…
@@ -101,22 +110,30 @@ describe('status publisher', () => {
     // The clock the publishers read: 100 ms into the run, then past createAfterMs.
     const now = Date.now();
     let clock = now + 100;
+    let looked = 0; // how often a publisher read the clock: it does to decide "too early"
     const options = {
       redis,
       prefix,
       log: silentLogger,
       debounceMs: 0,
       createAfterMs: 500,
-      now: () => clock,
+      now: () => {
+        looked += 1;
+        return clock;
+      },
     };
     const a = createStatusPublisher(options);
     const b = createStatusPublisher(options);
     a.submit(version('r3', 0, 'triage running', comment.target(), { startedAt: now }));
-    await new Promise((r) => setTimeout(r, 100));
+    // A has read the clock and asked Redis for a comment id; its answer comes before this PING's
+    // (one connection), so A has decided by then.
+    await waitFor(() => looked > 0 || undefined, WAIT_MS, 'A to look at the clock');
+    await redis.ping();
     expect(comment.creates()).toBe(0); // too early: a quick run would not need it
     clock = now + 600;
     b.submit(version('r3', 1, 'plan running', comment.target(), { startedAt: now }));
-    await new Promise((r) => setTimeout(r, 200));
+    // Created in the background, not by the flush.
+    await waitFor(() => comment.creates() > 0 || undefined, WAIT_MS, 'the comment');
     await Promise.all([a.flush('r3'), b.flush('r3')]);
     expect(comment.creates()).toBe(1);
     expect(comment.body()).toBe('plan running');

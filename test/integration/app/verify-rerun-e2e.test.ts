@@ -11,6 +11,11 @@ import { FIX_DIFF, PLAN, PR_SUMMARY, TRIAGE } from '../../helpers/sample-repo.js
 import { cloneRepo } from '../../helpers/repo-builder.js';
 import { generateAppKeyPair, labeledPayload, rerequestedPayload } from '../../helpers/webhooks.js';
 import { REDIS_URL, startPipelineEnv, waitFor, type PipelineEnv } from './harness.js';
+import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(120_000));
 
 const keys = generateAppKeyPair();
 const BRANCH = 'autofix/fix/9-add-returns-the-wrong-result';
@@ -36,7 +41,7 @@ it('verifies the head again on a re-run request and updates the same check run, 
   const admitted = async (n: number): Promise<string[]> => {
     await waitFor(
       async () => (await queue.getJobs(['completed'])).length >= n || undefined,
-      30_000,
+      underLoad(30_000),
       `${n} triggers admitted`,
     );
     return (await queue.getJobs(['completed'])).map((j) => String(j.returnvalue));
@@ -67,8 +72,8 @@ it('verifies the head again on a re-run request and updates the same check run, 
     'issues',
     labeledPayload({ issueNumber: 9, title, body: 'add(2, 3) is -1', cloneUrl: bare }),
   );
-  const pull = await waitFor(() => github.pulls[0], 30_000, 'the pull request');
-  const run = await waitFor(() => github.checkRuns[0], 10_000, 'the check run');
+  const pull = await waitFor(() => github.pulls[0], underLoad(30_000), 'the pull request');
+  const run = await waitFor(() => github.checkRuns[0], WAIT_MS, 'the check run');
   const tip = git('rev-parse', BRANCH);
   expect(run).toMatchObject({ head_sha: tip, conclusion: 'success' });
   expect(git('log', '-1', '--format=%B', BRANCH)).toContain(
@@ -101,7 +106,7 @@ it('verifies the head again on a re-run request and updates the same check run, 
 
   // Success: the same check run, updated; the commands and the reproduction ran again.
   expect((await rerun()).status).toBe(200);
-  await waitFor(finished(1), 30_000, 'the re-run to end');
+  await waitFor(finished(1), underLoad(30_000), 'the re-run to end');
   await runsEnded();
   expect(github.checkRuns).toHaveLength(1);
   expect(run.history).toHaveLength(2);
@@ -127,7 +132,7 @@ it('verifies the head again on a re-run request and updates the same check run, 
     conclusion: 'success',
   });
   await rerun({ id: own.id, sha: broken });
-  await waitFor(finished(2), 30_000, 'the second re-run to end');
+  await waitFor(finished(2), underLoad(30_000), 'the second re-run to end');
   expect(own.conclusion).toBe('failure');
   expect(own.output.title).toMatch(/validation command.* failed/);
   expect(own.output.text ?? '').toMatch(/node test\.js|AssertionError/);
@@ -140,4 +145,4 @@ it('verifies the head again on a re-run request and updates the same check run, 
   expect(results.filter((r) => r === 'unauthorized')).toHaveLength(1);
   expect(results.filter((r) => r === 'ignored')).toHaveLength(1);
   expect(run.history).toHaveLength(2);
-}, 120_000);
+});

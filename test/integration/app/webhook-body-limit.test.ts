@@ -11,6 +11,7 @@ import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { deliver, generateAppKeyPair, labeledPayload, sign } from '../../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, waitFor } from './harness.js';
 import { postBody } from './post-body.js';
+import { underLoad } from '../../helpers/deadlines.js';
 
 const SECRET = 'body-limit-e2e-secret';
 const BODY = 100 * 1024 * 1024;
@@ -61,7 +62,7 @@ describe('webhook body limit (autofix serve)', () => {
     const url = `http://127.0.0.1:${port}`;
     await waitFor(
       async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok || undefined,
-      20_000,
+      underLoad(20_000),
       'serve to listen',
     );
     triage = new Queue('triage', { connection: { url: REDIS_URL }, prefix });

@@ -6,6 +6,11 @@ import { buildRepoMap, type RepoMap } from '../../../src/context/build-repo-map.
 import { rankFiles } from '../../../src/context/rank-files.js';
 import { countTokens } from '../../../src/llm/count-tokens.js';
 import { generateRepo, TARGET, TARGET_FUNCTION } from '../../helpers/generate-repo.js';
+import { underLoad } from '../../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(120_000));
 
 let root: string;
 let map: RepoMap;
@@ -13,7 +18,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'autofix-ctx-2000-'));
   await generateRepo(root, 2000, { git: true });
   map = await buildRepoMap(root);
-}, 120_000);
+});
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EgressPolicy } from '../../../src/exec/egress/egress-policy.js';
 import { startEgressProxy, type EgressProxy } from '../../../src/exec/egress/egress-proxy.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 /** An upstream on 127.0.0.1 that counts every TCP connection it sees. */
 async function startUpstream(): Promise<{
@@ -298,13 +300,14 @@ describe('startEgressProxy', () => {
   });
 
   it('closes open tunnels and its socket on close()', async () => {
-    const silent = createTcpServer(() => undefined);
+    let tunneled = false; // the client's request came through: the tunnel is open
+    const silent = createTcpServer((socket) => socket.once('data', () => (tunneled = true)));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as AddressInfo).port;
     try {
       const p = await start({ trusted: [`upstream.test:${port}`] });
       const pending = tunnelGet(socketPath, `upstream.test:${port}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor(() => tunneled || undefined, WAIT_MS, 'the tunnel to open');
       await p.close();
       await expect(pending).resolves.toMatchObject({
         head: expect.stringMatching(/^HTTP\/1.1 200/) as unknown,

@@ -16,9 +16,12 @@ import {
   type EgressProxy,
 } from '../../../src/exec/egress/egress-proxy.js';
 
+import { WAIT_MS } from '../../helpers/deadlines.js';
+
 const BWRAP = '/usr/bin/bwrap';
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+/** Polls until `condition` holds (the deadline only guards against a hang; the test then asserts). */
+async function waitFor(condition: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }

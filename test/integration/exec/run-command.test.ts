@@ -60,7 +60,7 @@ describe('runCommand', () => {
 
   it('ends the group when the abort signal fires', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
+    setTimeout(() => controller.abort(), 300); // the abort is the thing under test
     const result = await runCommand(['sleep', '30'], {
       worktree,
       timeoutMs: 60_000,

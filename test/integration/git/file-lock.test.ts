@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ describe('withFileLock', () => {
         withFileLock(lock, async () => {
           inside++;
           maxInside = Math.max(maxInside, inside);
+          // Held a while, so that the others come while it is held: the thing under test.
           await new Promise((r) => setTimeout(r, 30));
           inside--;
         }),
@@ -41,12 +42,14 @@ describe('withFileLock', () => {
       join(lock, 'owner.json'),
       JSON.stringify({ pid: other.pid, host: hostname(), token: 'other' }),
     );
+    // Still held by the live process: a waiter gives up rather than take it.
+    await expect(
+      withFileLock(lock, () => Promise.resolve(1), { timeoutMs: 200, pollMs: 20 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
     let acquired = 0;
     const waiting = withFileLock(lock, () => Promise.resolve((acquired = Date.now())), {
       pollMs: 20,
     });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(acquired).toBe(0); // still held by the live process
     const killedAt = Date.now();
     other.kill('SIGKILL');
     await waiting;
@@ -59,7 +62,8 @@ describe('withFileLock', () => {
     await expect(
       withFileLock(lock, () => Promise.resolve(1), { timeoutMs: 200, staleMs: 60_000 }),
     ).rejects.toMatchObject({ code: 'TIMEOUT' });
-    await new Promise((r) => setTimeout(r, 150));
+    // That wait made the lock older than the next call's staleMs.
+    expect(Date.now() - statSync(lock).mtimeMs).toBeGreaterThan(100);
     await expect(withFileLock(lock, () => Promise.resolve(2), { staleMs: 100 })).resolves.toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import { prepareBranch } from '../../../src/git/branch.js';
 import { DEFAULT_BOT_IDENTITY } from '../../../src/git/identity.js';
 import { closeWorkspace, openWorkspace } from '../../../src/git/workspace.js';
 import { git, makeRemote, removeDir, tempDir, type Remote } from './helpers.js';
+import { underLoad } from '../../helpers/deadlines.js';
 
 /**
  * Issue 13: `git worktree repair` (run when a worktree is parked or claimed) rewrites the `.git`
@@ -75,6 +76,6 @@ describe('the worktree pool under concurrent jobs', () => {
       expect(registered.length).toBeLessThanOrEqual(recycleWorktrees);
       for (const path of registered) expect(path).toContain(join(workdir, 'pool'));
     },
-    120_000,
+    underLoad(120_000),
   );
 });

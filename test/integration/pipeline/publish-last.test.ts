@@ -36,6 +36,11 @@ import {
 } from '../../helpers/sample-repo.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
 import { deleteKeys, REDIS_URL, SECRET, startPipelineApp, waitFor } from '../app/harness.js';
+import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
+import { jest } from '@jest/globals';
+
+// A hang guard for every test of this file (test/helpers/deadlines.ts).
+jest.setTimeout(underLoad(90_000));
 
 const API_KEY = 'sk-publish-last-0123456789abcdefXY';
 const json = (v: unknown): string => JSON.stringify(v);
@@ -194,16 +199,16 @@ describe('nothing reaches the remote before every stage said yes', () => {
       expect(res.status).toBe(200);
       const failed = await waitFor(
         () => [...github.comments.values()].find((c) => c.body.includes('refused the change')),
-        60_000,
+        underLoad(60_000),
         'the failure comment',
       );
       expect(failed.body).toContain('VALIDATION_FAILED');
       expect(seen.refs).toMatch(/ refs\/autofix\/runs\/run-[0-9a-f]+\n/);
       expect(seen.refs).not.toContain('refs/heads/autofix/');
       // The failure hook deleted the private ref; the branch never existed.
-      await waitFor(() => refsOf(bare) === before || undefined, 10_000, 'the private ref deleted');
+      await waitFor(() => refsOf(bare) === before || undefined, WAIT_MS, 'the private ref deleted');
       expect(refsOf(bare)).toBe(before);
       expect(github.pulls).toHaveLength(0);
-    }, 90_000);
+    });
   });
 });

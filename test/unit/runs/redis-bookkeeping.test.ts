@@ -7,6 +7,8 @@ import { createRunRegistry } from '../../../src/runs/run-registry.js';
 import type { StageQueues } from '../../../src/scheduler/stage-queues.js';
 import type { RunJobData } from '../../../src/runs/types.js';
 import { QueueUnavailableError } from '../../../src/scheduler/with-deadline.js';
+import { WAIT_MS } from '../../helpers/deadlines.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const run = { repoFullName: 'octo/app', issueNumber: 7 };
 
@@ -58,12 +60,17 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
 
   it('answers QueueUnavailableError within the bound and undoes a claim that lands late', async () => {
     const registry = createRunRegistry(redis, prefix);
+    // Redis holds the claim until the test lets it through, long after the intake's bound.
+    let letThrough!: () => void;
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
+    let landed: Promise<unknown> | undefined;
     const slowRegistry = {
       ...registry,
-      claim: (...args: Parameters<typeof registry.claim>) =>
-        new Promise<Awaited<ReturnType<typeof registry.claim>>>((resolve) =>
-          setTimeout(() => void registry.claim(...args).then(resolve), 300),
-        ),
+      claim: (...args: Parameters<typeof registry.claim>) => {
+        const claim = held.then(() => registry.claim(...args));
+        landed = claim;
+        return claim;
+      },
     };
     const intake = createRunIntake({
       queues: {} as StageQueues,
@@ -77,11 +84,15 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
       repository: { fullName: 'octo/app' },
       issue: { number: 7 },
     };
-    const started = Date.now();
+    // Answered while the claim is still held (so within the bound: without it, never).
     await expect(intake.start(data as RunJobData)).rejects.toBeInstanceOf(QueueUnavailableError);
-    expect(Date.now() - started).toBeLessThan(250);
-    await new Promise((r) => setTimeout(r, 450));
-    expect(await redis.get(`${prefix}:run-lock:octo/app#7`)).toBeNull();
+    letThrough();
+    await landed; // the lock was taken…
+    await waitFor(
+      async () => (await redis.get(`${prefix}:run-lock:octo/app#7`)) === null || undefined,
+      WAIT_MS,
+      'the late claim to be undone', // …and is given back
+    );
   });
 
   it('takes the claim and the delivery record back when the first job cannot be enqueued', async () => {
@@ -101,7 +112,12 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
       facts: { conversation: 7, existingBranch: 'replace-bot-only' },
     };
     await expect(intake.start(data as RunJobData)).rejects.toBeInstanceOf(QueueUnavailableError);
-    await new Promise((r) => setTimeout(r, 50));
+    // The claim was taken before the enqueue failed; the undo runs in the background.
+    await waitFor(
+      async () => (await redis.get(`${prefix}:run-lock:octo/app#7`)) === null || undefined,
+      WAIT_MS,
+      'the claim to be taken back',
+    );
     expect(await registry.claim('comment:77', run, 'run-x')).toEqual({
       kind: 'claimed',
       runId: 'run-x',

@@ -4,6 +4,7 @@ import { isAutofixError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createRunRegistry } from '../../../src/runs/run-registry.js';
 import { withNamedLock } from '../../../src/scheduler/with-named-lock.js';
+import { underLoad } from '../../helpers/deadlines.js';
 
 describe('withNamedLock (real Redis, unique prefix)', () => {
   let redis: Redis;
@@ -20,7 +21,7 @@ describe('withNamedLock (real Redis, unique prefix)', () => {
 
   it('runs the holders of one name one at a time, and frees the name after each', async () => {
     const registry = createRunRegistry(redis, prefix);
-    const options = { ttlMs: 10_000, waitMs: 5_000, log: silentLogger };
+    const options = { ttlMs: underLoad(10_000), waitMs: underLoad(5_000), log: silentLogger };
     let inside = 0;
     let most = 0;
     const order: number[] = [];
@@ -28,6 +29,7 @@ describe('withNamedLock (real Redis, unique prefix)', () => {
       [1, 2, 3].map((n) =>
         withNamedLock(registry, 'ci:octo/app#5', options, async () => {
           most = Math.max(most, ++inside);
+          // Held a while, so that the others come while it is held: the thing under test.
           await new Promise((r) => setTimeout(r, 50));
           order.push(n);
           inside--;

@@ -128,7 +128,7 @@ describe('limitWebhookBody', () => {
       const req = request(`${url}${WEBHOOK_PATH}`, { method: 'POST', headers: headersFor('{}') });
       req.on('error', () => resolve());
       req.write('{"half": "');
-      setTimeout(() => req.destroy(), 50);
+      setTimeout(() => req.destroy(), 50); // a scripted sender: hangs up mid-body
       req.on('close', () => resolve());
     });
     const body = JSON.stringify({ zen: 'after' });

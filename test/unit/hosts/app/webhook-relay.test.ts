@@ -3,6 +3,8 @@ import { createLogger } from '../../../../src/logger.js';
 import { relayTarget, startWebhookRelay } from '../../../../src/hosts/app/webhook-relay.js';
 import { startFakeSmee, type FakeSmee } from '../../../helpers/fake-smee.js';
 import { sign } from '../../../helpers/webhooks.js';
+import { WAIT_MS } from '../../../helpers/deadlines.js';
+import { waitFor as waitUntil } from '../../../helpers/wait-for.js';
 
 interface Received {
   url: string;
@@ -11,15 +13,8 @@ interface Received {
 }
 
 const log = createLogger({ level: 'silent' });
-const waitFor = async <T>(probe: () => T | undefined, what: string): Promise<T> => {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const waitFor = <T>(probe: () => T | undefined, what: string): Promise<T> =>
+  waitUntil(probe, WAIT_MS, what);
 
 describe('webhook relay (WEBHOOK_PROXY_URL)', () => {
   let smee: FakeSmee;
