@@ -51,8 +51,11 @@ describe('worker recovery and limits', () => {
     );
     expect(h.stages.calls.map((c) => c.stage)).toEqual(['triage', 'plan']);
     expect(third!.attemptsMade).toBe(0);
-    expect(await h.metrics.registry.getSingleMetricAsString('autofix_jobs_total')).toContain(
-      'autofix_jobs_total{stage="reproduce",outcome="delayed"} 1',
-    );
+    // The worker counts the delay once the job is moved: the count is waited for, not raced.
+    const counted = 'autofix_jobs_total{stage="reproduce",outcome="delayed"} 1';
+    const metric = (): Promise<string> =>
+      h.metrics.registry.getSingleMetricAsString('autofix_jobs_total');
+    await waitFor(async () => (await metric()).includes(counted) || undefined);
+    expect(await metric()).toContain(counted);
   });
 });
