@@ -7,6 +7,7 @@
  * status page and the run page all render from this record.
  */
 import type { RouteName, StageName } from '../contracts.js';
+import type { BudgetCapHit } from '../llm/spend-guard.js';
 import type { RunEnding } from './run-registry.js';
 import type { RunJobData } from './types.js';
 
@@ -63,12 +64,8 @@ export interface RunParking {
   cap?: BudgetCapHit;
 }
 
-export interface BudgetCapHit {
-  scope: 'run' | 'installation-day' | 'installation-month' | 'requester-day' | 'run-tokens';
-  /** USD, or tokens for `run-tokens`. */
-  limit: number;
-  spent: number;
-}
+/** The cap a parked run met: defined with the LLM client's spend guard, which refuses the call. */
+export type { BudgetCapHit };
 
 /** What became of the run's PR after it was opened. */
 export interface PrOutcome {
