@@ -1,29 +1,30 @@
 /**
- * The spend guard of one stage of a run (issue #36): the port the LLM client asks before each
- * call it sends and tells after each answer (`llm/spend-guard.ts`). Before: the run's record is
- * read fresh (its usage, what `/autofix continue` added), the ledger's figures of its
- * installation and requester, and `budgetCapHit` (`budget.ts`) decides; a cap hit comes back with
- * its sentence and the client throws `BUDGET_PAUSED` (the run parks: `park-reason.ts`). After:
- * the call's usage is added to the run's record (the run's and the stage's usage) and its cost to
- * the ledger — once per real call: an answer replayed from the call journal is not told. So the
- * wiring must not add the client's totals to the run again.
+ * The spend guard of one stage attempt of a run (issue #36): the port the LLM client asks before
+ * each call it sends and tells after each answer (`llm/spend-guard.ts`). Before: `budgetCapHit`
+ * (`budget.ts`) decides from the run's usage when the attempt began plus what the attempt's calls
+ * used since, what `/autofix continue` added, and the ledger's current figures for the run's
+ * installation and requester; a cap hit comes back with its sentence and the client throws
+ * `BUDGET_PAUSED` (the run parks: `park-reason.ts`). After: the call's cost is added to the
+ * ledger — once per real call (an answer replayed from the call journal is not told). The run's
+ * record gets the attempt's usage from the client's tracker when the attempt ends, as for any
+ * stage; the guard writes no run record.
  *
- * Wiring, in a stage job (the stage guard first, then the client):
+ * Wiring, in a stage job (a check before the stage, then the client's guard):
  *
  *   const caps = budgetCapsOf(run.config, settings.costCaps);
  *   const ledger = createRedisSpendLedger(redis, prefix);
  *   const hit = await runBudgetHit(run, caps, ledger, nextCallOfStage(run.usage), Date.now());
- *   if (hit) park(run, 'budget', budgetPauseMessage(hit, { place: `after ${previous}`, caps,
- *     command: run.config.command, now: Date.now(), requester: run.sender }), hit);
+ *   if (hit) → park 'budget' with budgetPauseMessage(hit, { place: `after ${previousStage}`, caps,
+ *     command: run.config.command, now: Date.now(), requester: run.sender }) and `cap: hit`;
  *   const llm = createConfiguredLlm(settings, {
  *     redact, log,
- *     spendGuard: createRunSpendGuard({ runs, runId: run.runId, stage, caps, ledger }),
+ *     spendGuard: createRunSpendGuard({ run, stage, caps, ledger }),
  *     journal: createRedisCallJournal(redis, prefix, run.runId),
  *   });
- *   // …the stage runs; on failure: parkReasonOf(err) === 'budget' → park with
- *   // budgetPauseOf(err).cap and err.message (already the sentence).
+ *   // a stage that throws: parkReasonOf(err) === 'budget' → park with err.message (already the
+ *   // sentence) and capOf(err).
  *
- * Calls of one stage that run at once are each checked against what was spent before them, so
+ * Calls of one attempt that run at once are each checked against what was spent before them, so
  * together they can pass a cap by at most their own estimates.
  */
 import type { StageName } from '../contracts.js';
@@ -31,15 +32,7 @@ import type { SpendGuard } from '../llm/spend-guard.js';
 import { budgetCapHit, extraTokensOf, type NextCall } from './budget.js';
 import type { BudgetCaps } from './budget-caps.js';
 import { budgetPauseMessage } from './budget-message.js';
-import {
-  addUsage,
-  EMPTY_USAGE,
-  RunNotFoundError,
-  type BudgetCapHit,
-  type Run,
-  type RunStore,
-  type RunUsage,
-} from './run-record.js';
+import { addUsage, EMPTY_USAGE, type BudgetCapHit, type Run, type RunUsage } from './run-record.js';
 import type { SpendLedger, SpendScope } from './spend-ledger.js';
 
 const scopeOf = (run: Pick<Run, 'installationId' | 'sender'>): SpendScope => ({
@@ -63,49 +56,37 @@ export async function runBudgetHit(
   );
 }
 
-/** `run` with one call's usage added to its total and to `stage`'s record (when it has one). */
-export function chargeRun(run: Run, stage: StageName, model: string, call: RunUsage): Run {
-  const record = run.stages[stage];
-  if (!record) return { ...run, usage: addUsage(run.usage, call) };
-  const models = record.models ?? [];
-  return {
-    ...run,
-    usage: addUsage(run.usage, call),
-    stages: {
-      ...run.stages,
-      [stage]: {
-        ...record,
-        usage: addUsage(record.usage ?? EMPTY_USAGE, call),
-        models: models.includes(model) ? models : [...models, model],
-      },
-    },
-  };
-}
-
 export interface RunSpendGuardOptions {
-  runs: RunStore;
-  runId: string;
-  /** The stage whose calls the guard sees (its record gets their usage). */
+  /** The run as the attempt began (its usage, `extraBudgetUsd`, resumes, installation, sender). */
+  run: Pick<Run, 'installationId' | 'sender' | 'usage' | 'extraBudgetUsd' | 'resumes' | 'config'>;
+  /** The stage whose calls the guard sees (named in the parking sentence). */
   stage: StageName;
   caps: BudgetCaps;
   ledger: SpendLedger;
   now?: () => number;
 }
 
-export function createRunSpendGuard(options: RunSpendGuardOptions): SpendGuard {
-  const { runs, runId, stage, caps, ledger } = options;
+/** A run's spend guard; `used()` is what the calls it was told of used. */
+export function createRunSpendGuard(
+  options: RunSpendGuardOptions,
+): SpendGuard & { used(): RunUsage } {
+  const { run, stage, caps, ledger } = options;
   const now = options.now ?? Date.now;
+  let used: RunUsage = EMPTY_USAGE;
   return {
     async beforeCall(estimate) {
-      const run = await runs.get(runId);
-      if (!run) throw new RunNotFoundError(runId);
       const at = now();
       const next = { costUsd: estimate.costUsd, tokens: estimate.tokens, priced: estimate.priced };
-      const cap = await runBudgetHit(run, caps, ledger, next, at);
+      const cap = await runBudgetHit(
+        { ...run, usage: addUsage(run.usage, used) },
+        caps,
+        ledger,
+        next,
+        at,
+      );
       if (!cap) return undefined;
-      const place = `during ${stage}`;
       const message = budgetPauseMessage(cap, {
-        place,
+        place: `during ${stage}`,
         caps,
         command: run.config.command,
         now: at,
@@ -113,17 +94,17 @@ export function createRunSpendGuard(options: RunSpendGuardOptions): SpendGuard {
       });
       return { cap, message };
     },
-    async afterCall({ model, usage }) {
-      const call: RunUsage = {
+    async afterCall({ usage }) {
+      used = addUsage(used, {
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
         totalTokens: usage.totalTokens,
         costUsd: usage.cost,
         unpricedCalls: usage.priced ? 0 : 1,
         maxCallCostUsd: usage.cost,
-      };
-      const run = await runs.update(runId, (r) => chargeRun(r, stage, model, call));
+      });
       if (usage.cost > 0) await ledger.add(scopeOf(run), usage.cost, now());
     },
+    used: () => used,
   };
 }

@@ -6,9 +6,8 @@ import { createConfiguredLlm } from '../../../src/llm/create-configured-llm.js';
 import { budgetPauseOf, type CallEstimate, type SpendGuard } from '../../../src/llm/spend-guard.js';
 import { silentLogger } from '../../../src/logger.js';
 import { budgetCapsOf } from '../../../src/runs/budget-caps.js';
-import { createMemoryRunStore } from '../../../src/runs/memory-run-store.js';
 import { createMemorySpendLedger } from '../../../src/runs/memory-spend-ledger.js';
-import { EMPTY_USAGE, type Run, type RunStore } from '../../../src/runs/run-record.js';
+import { addUsage, EMPTY_USAGE, type Run } from '../../../src/runs/run-record.js';
 import { createRunSpendGuard } from '../../../src/runs/run-spend-guard.js';
 import type { SpendLedger } from '../../../src/runs/spend-ledger.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../../helpers/fake-llm-server.js';
@@ -22,52 +21,37 @@ const ask = (content: string, model = 'gpt-4.1') => ({
 });
 
 let llm: FakeLlmServer;
-let runs: RunStore;
 let ledger: SpendLedger;
 beforeEach(async () => {
   llm = await startFakeLlmServer();
-  runs = createMemoryRunStore(() => NOW);
   ledger = createMemorySpendLedger();
 });
 afterEach(async () => {
   await llm.close();
 });
 
-async function storedRun(config: Partial<Run['config']> = {}): Promise<Run> {
-  const run = {
+/** The run as a stage attempt begins: the fields the guard reads. */
+function aRun(config: Partial<Run['config']> = {}): Run {
+  return {
     runId: 'run-36',
     installationId: 7,
     sender: 'alice',
-    repository: { fullName: 'octo/app' },
-    facts: { conversation: 36 },
-    acceptedAt: NOW,
     config: { ...DEFAULT_REPO_CONFIG, ...config },
-    route: 'fix',
-    stages: { code: { attempts: 1, state: 'running' } },
     usage: { ...EMPTY_USAGE },
     extraBudgetUsd: 0,
     resumes: [],
-    rev: 0,
-    updatedAt: NOW,
   } as unknown as Run;
-  await runs.create(run);
-  return run;
 }
 
+/** A stage's client with the run's guard (and a token budget the guard replaces). */
 function clientOf(run: Run, operator: Parameters<typeof budgetCapsOf>[1] = {}) {
   const caps = budgetCapsOf(run.config, operator);
-  const guard = createRunSpendGuard({
-    runs,
-    runId: run.runId,
-    stage: 'code',
-    caps,
-    ledger,
-    now: () => NOW,
-  });
-  return createConfiguredLlm(
+  const guard = createRunSpendGuard({ run, stage: 'code', caps, ledger, now: () => NOW });
+  const client = createConfiguredLlm(
     { openaiBaseUrl: llm.baseUrl },
     { redact: createRedactor([]), log: silentLogger, spendGuard: guard, budget: 10 },
   );
+  return { client, guard };
 }
 
 async function failure(promise: Promise<unknown>): Promise<AutofixError> {
@@ -82,13 +66,13 @@ async function failure(promise: Promise<unknown>): Promise<AutofixError> {
 
 describe('the spend guard in the LLM client', () => {
   it('refuses the call that would cross the run cap: the server never receives it', async () => {
-    const run = await storedRun({ cost_budget_usd: 0.01 });
+    const run = aRun({ cost_budget_usd: 0.01 });
     // gpt-4.1: $2 in, $8 out per million. 1000 in + 500 out = $0.006.
     llm.enqueue(
       { content: 'first', usage: { prompt_tokens: 1000, completion_tokens: 500 } },
       'never sent',
     );
-    const client = clientOf(run);
+    const { client } = clientOf(run);
     expect((await client.chat(ask('plan the change'))).text).toBe('first');
     // The next one may write 1000 tokens ($0.008): $0.014 would cross $0.01.
     const err = await failure(client.chat(ask('write the change')));
@@ -105,24 +89,29 @@ describe('the spend guard in the LLM client', () => {
     });
   });
 
-  it("charges each answered call once to the run's record and to the ledger", async () => {
-    const run = await storedRun({ cost_budget_usd: 1 });
+  it('counts what earlier stages used: a run that began near its cap stops sooner', async () => {
+    const run = { ...aRun({ cost_budget_usd: 0.01 }), usage: { ...EMPTY_USAGE, costUsd: 0.005 } };
+    const err = await failure(clientOf(run).client.chat(ask('write the change')));
+    expect(budgetPauseOf(err)?.cap).toEqual({ scope: 'run', limit: 0.01, spent: 0.005 });
+    expect(llm.chatRequests()).toHaveLength(0);
+  });
+
+  it('charges each answered call once, to the ledger and to what the attempt used', async () => {
+    const run = aRun({ cost_budget_usd: 1 });
     llm.enqueue(
       { content: 'a', usage: { prompt_tokens: 1000, completion_tokens: 500 } },
       { content: 'b', usage: { prompt_tokens: 2000, completion_tokens: 100 } },
     );
-    const client = clientOf(run);
+    const { client, guard } = clientOf(run);
     await client.chat(ask('one'));
     await client.chat(ask('two'));
-    const stored = (await runs.get(run.runId))!;
-    expect(stored.usage).toMatchObject({
+    expect(guard.used()).toMatchObject({
       promptTokens: 3000,
       completionTokens: 600,
       unpricedCalls: 0,
     });
-    expect(stored.usage.costUsd).toBeCloseTo(0.0108, 10);
-    expect(stored.usage.maxCallCostUsd).toBeCloseTo(0.006, 10);
-    expect(stored.stages.code).toMatchObject({ models: ['gpt-4.1'], usage: { totalTokens: 3600 } });
+    expect(guard.used().costUsd).toBeCloseTo(0.0108, 10);
+    expect(guard.used().maxCallCostUsd).toBeCloseTo(0.006, 10);
     expect(await ledger.read({ installationId: 7, requester: 'alice' }, NOW)).toEqual({
       installationDayUsd: 0.0108,
       installationMonthUsd: 0.0108,
@@ -131,20 +120,21 @@ describe('the spend guard in the LLM client', () => {
   });
 
   it('lets the run go on once `/autofix continue` added to its cap', async () => {
-    const run = await storedRun({ cost_budget_usd: 0.01 });
+    const run = aRun({ cost_budget_usd: 0.01 });
     llm.enqueue({ content: 'a', usage: { prompt_tokens: 1000, completion_tokens: 500 } }, 'b');
-    const client = clientOf(run);
+    const { client, guard } = clientOf(run);
     await client.chat(ask('one'));
     await failure(client.chat(ask('two')));
-    await runs.update(run.runId, (r) => ({ ...r, extraBudgetUsd: 0.01 }));
-    expect((await client.chat(ask('two'))).text).toBe('b');
+    // The resumed attempt sees the run as the parking left it, with what continue added.
+    const resumed = { ...run, usage: addUsage(run.usage, guard.used()), extraBudgetUsd: 0.01 };
+    expect((await clientOf(resumed).client.chat(ask('two'))).text).toBe('b');
     expect(llm.chatRequests()).toHaveLength(2);
   });
 
   it("stops the first call when the installation's day is spent, and says when it resets", async () => {
-    const run = await storedRun();
+    const run = aRun();
     await ledger.add({ installationId: 7, requester: 'bob' }, 4.999, NOW);
-    const err = await failure(clientOf(run, { installationDailyUsd: 5 }).chat(ask('one')));
+    const err = await failure(clientOf(run, { installationDailyUsd: 5 }).client.chat(ask('one')));
     expect(llm.chatRequests()).toHaveLength(0);
     expect(budgetPauseOf(err)?.cap).toEqual({ scope: 'installation-day', limit: 5, spent: 4.999 });
     expect(err.message).toBe(
@@ -153,17 +143,16 @@ describe('the spend guard in the LLM client', () => {
   });
 
   it('counts the tokens of a model without a price against token_budget, with no money charged', async () => {
-    const run = await storedRun({ token_budget: 2500, cost_budget_usd: 0.0001 });
+    const run = aRun({ token_budget: 2500, cost_budget_usd: 0.0001 });
     llm.enqueue({ content: 'a', usage: { prompt_tokens: 1500, completion_tokens: 200 } }, 'never');
-    const client = clientOf(run, { installationDailyUsd: 0.0001 });
+    const { client, guard } = clientOf(run, { installationDailyUsd: 0.0001 });
     // Unpriced: neither the run's nor the installation's money cap stops it.
     await client.chat(ask('one', 'llama3.1:8b'));
     // 1700 used + the prompt + 1000 of max_tokens > 2500.
     const err = await failure(client.chat(ask('two', 'llama3.1:8b')));
     expect(llm.chatRequests()).toHaveLength(1);
     expect(budgetPauseOf(err)?.cap).toEqual({ scope: 'run-tokens', limit: 2500, spent: 1700 });
-    const stored = (await runs.get(run.runId))!;
-    expect(stored.usage).toMatchObject({ totalTokens: 1700, costUsd: 0, unpricedCalls: 1 });
+    expect(guard.used()).toMatchObject({ totalTokens: 1700, costUsd: 0, unpricedCalls: 1 });
     expect(
       (await ledger.read({ installationId: 7, requester: 'alice' }, NOW)).installationDayUsd,
     ).toBe(0);
