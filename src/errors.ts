@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'LLM_UNAVAILABLE',
   'CONFIG_INVALID',
   'BUDGET_EXCEEDED',
+  /** The next LLM call would cross a money (or token) cap: the run parks, a maintainer may go on. */
+  'BUDGET_PAUSED',
   'RISK_TOO_HIGH',
   'TIMEOUT',
   'SANDBOX_UNAVAILABLE',

@@ -8,7 +8,8 @@ import { failRun } from '../runs/end-run.js';
 import { createStageJobProcessor, type StageJobResult } from './stage-job-processor.js';
 import type { StageRuntime } from './stage-runtime.js';
 import { byStage } from '../contracts.js';
-import { STAGES, type RunJobData, type StageName } from '../runs/types.js';
+import type { StageJobData } from '../runs/run-record.js';
+import { STAGES, type StageName } from '../runs/types.js';
 
 export type StageConcurrency = Record<StageName, number>;
 
@@ -29,7 +30,7 @@ export interface WorkerPoolOptions {
   lockDurationMs?: number;
 }
 
-type StageWorker = Worker<RunJobData, StageJobResult>;
+type StageWorker = Worker<StageJobData, StageJobResult>;
 
 export interface WorkerPool {
   workers: Record<StageName, StageWorker>;
@@ -72,7 +73,7 @@ function stageWorker(
   count: ActiveCount,
 ): StageWorker {
   const processStage = createStageJobProcessor(stage, rt);
-  const worker = new Worker<RunJobData, StageJobResult>(
+  const worker = new Worker<StageJobData, StageJobResult>(
     stage,
     async (job, token, signal) => {
       count.active++;
@@ -96,7 +97,7 @@ function stageWorker(
   );
   worker.on('error', (err) => rt.log.error({ err, stage }, 'worker error'));
   // A job that stalled too often never reached our processor's failure path: end its run here.
-  worker.on('failed', (job: Job<RunJobData> | undefined, err: Error) => {
+  worker.on('failed', (job: Job<StageJobData> | undefined, err: Error) => {
     if (!job || !STALLED_FOR_GOOD.test(err.message)) return;
     failStalledRun(rt, stage, job);
   });
@@ -104,28 +105,29 @@ function stageWorker(
 }
 
 /** Ends the run of a job that stalled too often (in the background; failures are logged). */
-function failStalledRun(rt: StageRuntime, stage: StageName, job: Job<RunJobData>): void {
+function failStalledRun(rt: StageRuntime, stage: StageName, job: Job<StageJobData>): void {
   const log = rt.log.child({ runId: job.data.runId, stage });
-  void rt
-    .auth(job.data.installationId)
-    .then((client) =>
-      failRun(
-        rt,
-        job.data,
-        client,
-        {
-          stage,
-          error: {
-            code: 'TIMEOUT',
-            message: 'The worker running this stage stopped responding too often.',
-            recoverable: false,
-          },
-          attempts: job.attemptsMade,
+  const failing = async (): Promise<void> => {
+    const run = await rt.runs.get(job.data.runId);
+    if (!run) return log.error('the run of a stalled job is not in the run store');
+    const client = await rt.auth(run.installationId);
+    await failRun(
+      rt,
+      run,
+      client,
+      {
+        stage,
+        error: {
+          code: 'TIMEOUT',
+          message: 'The worker running this stage stopped responding too often.',
+          recoverable: false,
         },
-        log,
-      ),
-    )
-    .catch((e: unknown) => log.error({ err: e }, 'could not report a stalled run'));
+        attempts: job.attemptsMade,
+      },
+      log,
+    );
+  };
+  void failing().catch((e: unknown) => log.error({ err: e }, 'could not report a stalled run'));
 }
 
 /** Stops taking jobs, aborts the active ones, waits for them up to the deadline, then closes. */

@@ -48,6 +48,7 @@ export function startWorkers(options: {
       processors: settings.processors,
       queues: backend.queues,
       registry: backend.registry,
+      runs: backend.runs,
       status: createStatusPublisher({
         redis: backend.redis,
         prefix: options.prefix,
