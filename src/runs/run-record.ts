@@ -41,6 +41,8 @@ export interface StageRecord {
   /** Epoch ms of the first attempt's start, and of the end of the last. */
   startedAt?: number;
   endedAt?: number;
+  /** Epoch ms the latest attempt started. */
+  lastStartedAt?: number;
   /** Milliseconds the attempts took, summed. */
   durationMs?: number;
   state: 'running' | 'done' | 'stopped' | 'parked' | 'failed';
