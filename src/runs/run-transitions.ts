@@ -90,7 +90,8 @@ export function resumed(run: Run, request: ResumeRequest, now: number): Run {
   const parking = run.parked!;
   const stage = request.resumeAt ?? parking.resumeAt;
   // The comment no longer says paused; the stage it goes on with is queued.
-  const { outcome: _paused, ...facts } = run.status;
+  const facts = { ...run.status };
+  delete facts.outcome;
   return {
     ...run,
     parked: undefined,
