@@ -1,13 +1,14 @@
 /**
- * Which failures park a run instead of failing it (beside `classify-error.ts`, which says which
- * are retried): the run waits with its checkpoint, and `/autofix continue` resumes it at the
- * stage that met the failure. A call refused at a money cap (`BUDGET_PAUSED`) parks for the
- * budget; an LLM endpoint that stayed down (`LLM_UNAVAILABLE` after an outage, not a refused
- * key or an unknown model) parks once the job's own retries are spent too.
+ * Which failures park a run instead of failing it (run-record.ts, `ParkReason`; beside
+ * `classify-error.ts`, which says which are retried): a cap the next LLM call would cross
+ * (`BUDGET_PAUSED`, thrown by the LLM client's spend guard before the call is sent), and an LLM
+ * endpoint still unavailable once the stage's retries are spent (`LLM_UNAVAILABLE` after an
+ * outage — not a refused key or an unknown model, which no waiting fixes). A maintainer's
+ * `/autofix continue` resumes either at the stage that stopped, from its checkpoint.
  */
 import { isAutofixError, type AutofixError } from './errors.js';
-
-export type ParkingFailure = 'budget' | 'llm-unavailable';
+import type { StageName } from './contracts.js';
+import type { BudgetCapHit, ParkReason } from './runs/run-record.js';
 
 /** The AutofixError of `err` or of one of its causes (a stage may wrap what it caught). */
 function autofixErrorIn(err: unknown): AutofixError | undefined {
@@ -25,10 +26,30 @@ function autofixErrorIn(err: unknown): AutofixError | undefined {
 export function parkReasonOf(
   err: unknown,
   options: { willRetry?: boolean } = {},
-): ParkingFailure | undefined {
+): Exclude<ParkReason, 'plan-approval'> | undefined {
   const found = autofixErrorIn(err);
   if (found?.code === 'BUDGET_PAUSED') return 'budget';
   if (found?.code === 'LLM_UNAVAILABLE' && found.recoverable && !options.willRetry)
     return 'llm-unavailable';
   return undefined;
+}
+
+/** The cap a `BUDGET_PAUSED` error carries in its details (`llm/spend-guard.ts`), when it does. */
+export function capOf(err: unknown): BudgetCapHit | undefined {
+  const found = autofixErrorIn(err);
+  if (found?.code !== 'BUDGET_PAUSED') return undefined;
+  const cap = (found.details as { cap?: BudgetCapHit } | undefined)?.cap;
+  return cap && typeof cap.limit === 'number' ? cap : undefined;
+}
+
+/** The status comment's sentence for a parking caused by `err` during `stage`. */
+export function parkMessageOf(
+  err: unknown,
+  reason: Exclude<ParkReason, 'plan-approval'>,
+  stage: StageName,
+  command: string,
+): string {
+  const said = err instanceof Error ? err.message : String(err);
+  if (reason === 'budget') return autofixErrorIn(err)?.message ?? said;
+  return `paused during ${stage}: the model endpoint did not answer (${said}); \`${command} continue\` tries ${stage} again from where it stood`;
 }

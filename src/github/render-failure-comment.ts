@@ -44,10 +44,10 @@ export function nextStep(code: ErrorCode, command: string): string {
     case 'LLM_OUTPUT_INVALID':
     case 'INVALID_DIFF':
       return `The model's answer could not be used even after repairs. Comment \`${command} <more detail>\` naming the files and the expected change.`;
+    case 'BUDGET_PAUSED':
+      return `The run reached a spending cap. Comment \`${command} continue\` to go on from where it stopped, or raise the cap (\`cost_budget_usd\` in \`.github/autofix.yml\`, or the operator's limits).`;
     case 'BUDGET_EXCEEDED':
       return `The run used up its token budget. Narrow the issue, or raise \`token_budget\` in \`.github/autofix.yml\`, then comment \`${command}\`.`;
-    case 'BUDGET_PAUSED':
-      return `The run is paused at a money cap, not ended (the status above says which cap). A maintainer's \`${command} continue\` resumes it where it stopped.`;
     case 'PROTECTED_PATH':
     case 'WRITE_SCOPE_VIOLATION':
       return `The fix needs a file the bot may not write (\`protected_paths\`/\`allowed_paths\`). Make this change by hand, or adjust the config and comment \`${command}\`.`;

@@ -29,6 +29,7 @@ const STATE_ICON: Record<StageStatus['state'], string> = {
   done: '✅ done',
   failed: '❌ failed',
   skipped: '⏭ skipped',
+  waiting: '⏸ waiting',
 };
 
 function headline(facts: StatusFacts): string {
@@ -41,6 +42,8 @@ function headline(facts: StatusFacts): string {
       return '### ⏹ Autofix stopped without changes';
     case 'failed':
       return '### ❌ Autofix failed';
+    case 'parked':
+      return '### ⏸ Autofix is paused';
     default:
       return '### 🤖 Autofix is working on this';
   }

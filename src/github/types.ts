@@ -13,7 +13,15 @@ export type ReactionTarget = { kind: 'issue'; number: number } | { kind: 'commen
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1';
 
-export type StageState = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'skipped';
+export type StageState =
+  | 'pending'
+  | 'queued'
+  | 'running'
+  | 'done'
+  | 'failed'
+  | 'skipped'
+  /** The run is parked before this stage (or in it): it waits for a maintainer. */
+  | 'waiting';
 
 export interface StageStatus {
   state: StageState;
@@ -56,8 +64,8 @@ export interface StatusFacts {
   warnings?: string[];
   pr?: { number: number; url: string; draft?: boolean };
   usage?: { totalTokens: number; costUsd?: number };
-  /** Set once the run has ended. */
-  outcome?: { kind: 'success' | 'stopped' | 'failed'; message?: string };
+  /** Set once the run has ended, or while it is parked (`parked`, cleared when it resumes). */
+  outcome?: { kind: 'success' | 'stopped' | 'failed' | 'parked'; message?: string };
 }
 
 /** What a stage may add to the status comment; stage states are managed by the queue layer. */

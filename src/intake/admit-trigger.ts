@@ -18,6 +18,7 @@ import type { RunTrigger } from '../runs/types.js';
 import type { TriggerJobData } from './trigger-types.js';
 import { admitCiFailure, type CiAdmissionResult } from './admit-ci-failure.js';
 import { admitRerun } from './admit-rerun.js';
+import { admitRunCommand, runCommandOf, type RunCommandResult } from './admit-run-command.js';
 import { buildRunJob, type BuildRunJobInput } from './build-run-job.js';
 import { findOpenIssuePull } from './find-open-issue-pull.js';
 import { parseCommand } from './parse-command.js';
@@ -31,6 +32,7 @@ import { postOnce } from '../github/post-once.js';
 export type AdmissionResult =
   | StartResult
   | CiAdmissionResult
+  | RunCommandResult
   | 'ignored'
   | 'unauthorized'
   | 'config-invalid'
@@ -125,6 +127,9 @@ async function admitRequest(a: Admitting, loaded: LoadedConfig): Promise<Admissi
     return 'config-invalid';
   }
   const config = loaded.config;
+  if (t.comment && runCommandOf(instructions)) {
+    return admitRunCommand(deps, t, octokit, log, (kind, body) => reply(a, kind, body));
+  }
   const target = t.issue.isPullRequest
     ? await feedbackTarget(a, config, instructions)
     : await issueTarget(a, config, instructions, command);

@@ -11,13 +11,14 @@ import type { Job, JobType, Queue } from 'bullmq';
 import type { Logger } from '../logger.js';
 import { abandonRun } from '../runs/end-run.js';
 import type { GoneScope, RunRegistry } from '../runs/run-registry.js';
-import { STAGES, type RunJobData } from '../runs/types.js';
+import type { Run, RunStore, StageJobData } from '../runs/run-record.js';
+import { STAGES } from '../runs/types.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
 import { createDeadline } from '../scheduler/with-deadline.js';
 import type { TriggerJobData } from './trigger-types.js';
 
 /** Jobs that are not running: whatever a worker would pick up later. */
-const PARKED: JobType[] = ['waiting', 'delayed', 'prioritized', 'waiting-children'];
+const WAITING: JobType[] = ['waiting', 'delayed', 'prioritized', 'waiting-children'];
 
 export interface InstallationLifecycle {
   /** `why`: the event (`installation.deleted`, …), for the log. */
@@ -25,7 +26,7 @@ export interface InstallationLifecycle {
 }
 
 export interface LostWork {
-  /** Runs whose queued stage job was removed. */
+  /** Runs whose queued stage job was removed, or that were parked. */
   runs: string[];
   /** Triggers removed before admission. */
   triggers: number;
@@ -49,26 +50,39 @@ async function removed(job: Job): Promise<boolean> {
 
 /** Removes the parked jobs of `scope` accepted before `at`, and ends their runs. */
 export async function sweepLostWork(
-  options: { queues: StageQueues; triggers: Queue<TriggerJobData>; registry: RunRegistry },
+  options: LifecycleDeps,
   scope: GoneScope,
   at: number,
 ): Promise<LostWork> {
   const lost: LostWork = { runs: [], triggers: 0, missed: 0 };
+  const gone = (data: Run | undefined): data is Run =>
+    !!data &&
+    !data.ending &&
+    data.acceptedAt <= at &&
+    inScope(scope, data.installationId, data.repository.fullName);
   for (const stage of STAGES) {
-    const jobs = (await options.queues[stage].getJobs(PARKED)) as (Job<RunJobData> | undefined)[];
+    const jobs = (await options.queues[stage].getJobs(WAITING)) as (
+      Job<StageJobData> | undefined
+    )[];
     for (const job of jobs) {
-      const data = job?.data;
-      if (!job || !data || data.acceptedAt > at) continue;
-      if (!inScope(scope, data.installationId, data.repository.fullName)) continue;
+      const data = job?.data?.runId ? await options.runs.get(job.data.runId) : undefined;
+      if (!job || !gone(data)) continue;
       if (!(await removed(job))) {
         lost.missed++;
         continue;
       }
-      await abandonRun(options.registry, data, 'the installation or repository is gone');
+      await abandonRun(options, data, 'the installation or repository is gone');
       lost.runs.push(data.runId);
     }
   }
-  for (const job of await options.triggers.getJobs(PARKED)) {
+  // Parked runs have no job: they end the same way.
+  for (const runId of await options.runs.parked()) {
+    const data = await options.runs.get(runId);
+    if (!gone(data)) continue;
+    await abandonRun(options, data, 'the installation or repository is gone');
+    lost.runs.push(data.runId);
+  }
+  for (const job of await options.triggers.getJobs(WAITING)) {
     const t = job?.data;
     if (!job || !t || t.receivedAt > at) continue;
     if (!inScope(scope, t.installationId, t.repository.full_name)) continue;
@@ -78,13 +92,19 @@ export async function sweepLostWork(
   return lost;
 }
 
-export function createInstallationLifecycle(options: {
+interface LifecycleDeps {
   queues: StageQueues;
   triggers: Queue<TriggerJobData>;
   registry: RunRegistry;
-  /** Longest wait for Redis to take the mark before answering 503. */
-  timeoutMs?: number;
-}): InstallationLifecycle {
+  runs: RunStore;
+}
+
+export function createInstallationLifecycle(
+  options: LifecycleDeps & {
+    /** Longest wait for Redis to take the mark before answering 503. */
+    timeoutMs?: number;
+  },
+): InstallationLifecycle {
   return {
     async lost(scope, why, log) {
       const at = Date.now();

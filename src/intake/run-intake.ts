@@ -5,7 +5,10 @@
  * derived from the trigger's key), so nothing runs twice.
  */
 import type { Logger } from '../logger.js';
-import { jobIdFor, stagesOf } from '../runs/run-addressing.js';
+import { jobIdFor, routeOfFacts, stagesOf } from '../runs/run-addressing.js';
+import { newRun, type RunStore } from '../runs/run-record.js';
+import type { ResumeRequest } from '../runs/run-transitions.js';
+import { resumeParkedRun, type ResumeResult } from './resume-run.js';
 import { runKeyOf, type RunRegistry } from '../runs/run-registry.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
 import type { RunJobData } from '../runs/types.js';
@@ -20,16 +23,22 @@ export type IntakeResult =
 
 export interface RunIntake {
   start(data: RunJobData): Promise<IntakeResult>;
+  /** Resumes the run parked on an issue or PR (or the run named), if one is. */
+  resume(
+    where: { repoFullName: string; conversation: number; runId?: string },
+    request: ResumeRequest,
+  ): Promise<ResumeResult>;
 }
 
 export function createRunIntake(options: {
   queues: StageQueues;
   registry: RunRegistry;
+  runs: RunStore;
   log: Logger;
   /** Longest wait for Redis before answering 503. */
   timeoutMs?: number;
 }): RunIntake {
-  const { queues, registry, log } = options;
+  const { queues, registry, runs, log } = options;
   const timeoutMs = options.timeoutMs ?? 3000;
   return {
     async start(data) {
@@ -40,6 +49,7 @@ export function createRunIntake(options: {
         deadline.clear();
       }
     },
+    resume: (where, request) => resumeParkedRun({ runs, queues }, where, request),
   };
 
   async function startRun(data: RunJobData, deadline: Deadline): Promise<IntakeResult> {
@@ -62,13 +72,19 @@ export function createRunIntake(options: {
     }
     const first = stagesOf(data)[0]!;
     const jobId = jobIdFor(data.runId, first);
+    // The record first: a job never exists without its run. A retry finds it already written.
+    await deadline.race(
+      runs.create(newRun(data, routeOfFacts(data.facts), Date.now())),
+      'record the run',
+    );
     // Issued together, the enqueue and the delivery record share one round trip (ioredis
     // pipelines commands sent before the first answer). An enqueue that fails for good takes
     // the record and the claim back, so the redelivery GitHub sends after the 503 runs.
-    const adding = queues[first].add(first, data, { jobId });
+    const adding = queues[first].add(first, { runId: data.runId }, { jobId });
     const marking = registry.markDelivered([data.triggerKey, data.deliveryId], data.runId);
     const undo = (): void => {
       registry.forget([data.triggerKey, data.deliveryId], key, data.runId).catch(() => undefined);
+      runs.discard(data.runId).catch(() => undefined);
     };
     adding.catch(undo);
     marking.catch(() => undefined);

@@ -4,7 +4,7 @@
  * guard (`runs/run-spend-guard.ts`) answers from the run's record and the spend ledger; here is
  * only the shape, the estimate and the error the client throws when the guard says no.
  */
-import { AutofixError, isAutofixError } from '../errors.js';
+import { AutofixError } from '../errors.js';
 import { countMessageTokens } from './count-tokens.js';
 import type { CallUsage, ChatRequest } from './types.js';
 
@@ -46,7 +46,7 @@ export interface SpendGuard {
 /** Completion tokens assumed for a call that sets no `max_tokens`. */
 export const COMPLETION_ALLOWANCE_TOKENS = 4_096;
 
-/** `details` of a `BUDGET_PAUSED` error. */
+/** `details` of a `BUDGET_PAUSED` error (`park-reason.ts`: `capOf` reads its cap). */
 export interface BudgetPausedDetails {
   cap: BudgetCapHit;
   model: string;
@@ -63,12 +63,6 @@ export function budgetPaused(refusal: SpendRefusal, estimate: CallEstimate): Aut
     estimate: { tokens: estimate.tokens, costUsd: estimate.costUsd },
   };
   return new AutofixError('BUDGET_PAUSED', refusal.message, { details, recoverable: false });
-}
-
-/** The details of a `BUDGET_PAUSED` error; undefined for any other error. */
-export function budgetPauseOf(err: unknown): BudgetPausedDetails | undefined {
-  if (!isAutofixError(err) || err.code !== 'BUDGET_PAUSED') return undefined;
-  return err.details as BudgetPausedDetails;
 }
 
 /**

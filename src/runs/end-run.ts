@@ -17,13 +17,18 @@ import {
   repoOf,
   stagesOf,
 } from './run-addressing.js';
-import { runKeyOf, type RunEnding, type RunRegistry } from './run-registry.js';
+import { runKeyOf, type RunRegistry } from './run-registry.js';
+import type { RunEnding } from './run-record.js';
 import { ENDING_STAGE_INDEX, statusRevision, type StatusPublisher } from './status-publisher.js';
 import type { RunFailedHook, RunJobData, StageName } from './types.js';
+import type { RunStore } from './run-record.js';
+import { ended } from './run-transitions.js';
 
 /** What ending a run needs of the process (a stage job's runtime has all of it). */
 export interface RunEndingDeps {
   registry: RunRegistry;
+  /** The run's record: its ending is written there first. */
+  runs: RunStore;
   status: StatusPublisher;
   /** Redacts secrets from everything posted to GitHub. */
   redact: (text: string) => string;
@@ -70,7 +75,8 @@ async function publishFinal(
 function skipRemaining(status: StatusComment, data: RunJobData): void {
   for (const stage of stagesOf(data)) {
     const state = status.facts().stages[stage]?.state ?? 'pending';
-    if (state === 'pending' || state === 'queued') status.setStage(stage, { state: 'skipped' });
+    if (state === 'pending' || state === 'queued' || state === 'waiting')
+      status.setStage(stage, { state: 'skipped' });
   }
 }
 
@@ -89,8 +95,8 @@ async function recordEnding(
   how: RunEnding,
   log: Logger,
 ): Promise<void> {
-  await rt.registry
-    .markEnded(data.runId, how)
+  await rt.runs
+    .update(data.runId, (run) => (run.ending ? undefined : ended(run, how, Date.now())))
     .catch((err: unknown) => log.warn({ err }, 'could not record how the run ended'));
 }
 
@@ -173,10 +179,12 @@ export async function failRun(
  * a trigger after a reinstall starts afresh. The caller logs.
  */
 export async function abandonRun(
-  registry: Pick<RunRegistry, 'markEnded' | 'release'>,
+  deps: { registry: Pick<RunRegistry, 'release'>; runs: RunStore },
   data: Pick<RunJobData, 'runId' | 'repository' | 'issue'>,
   reason: string,
 ): Promise<void> {
-  await registry.markEnded(data.runId, { outcome: 'abandoned', reason });
-  await registry.release(runKeyOf(data), data.runId);
+  await deps.runs.update(data.runId, (run) =>
+    run.ending ? undefined : ended(run, { outcome: 'abandoned', reason }, Date.now()),
+  );
+  await deps.registry.release(runKeyOf(data), data.runId);
 }

@@ -16,6 +16,10 @@ export function createMemoryRunStore(now: () => number = Date.now): RunStore {
       return Promise.resolve(true);
     },
     get: (runId) => Promise.resolve(read(runId)),
+    discard(runId) {
+      if (read(runId)?.rev === 0) runs.delete(runId);
+      return Promise.resolve();
+    },
     update(runId, change) {
       const current = read(runId);
       if (!current) return Promise.reject(new RunNotFoundError(runId));

@@ -38,8 +38,16 @@ end
 return 1
 `;
 
+const DISCARD = `
+if redis.call('HGET', KEYS[1], 'rev') ~= '0' then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+`;
+
 type Scripted = Redis & {
   autofixRunCreate(k1: string, k2: string, ...args: (string | number)[]): Promise<number>;
+  autofixRunDiscard(k1: string, k2: string, runId: string): Promise<number>;
   autofixRunWrite(
     k1: string,
     k2: string,
@@ -60,6 +68,7 @@ export function createRedisRunStore(
   if (typeof r.autofixRunWrite !== 'function') {
     redis.defineCommand('autofixRunCreate', { numberOfKeys: 2, lua: CREATE });
     redis.defineCommand('autofixRunWrite', { numberOfKeys: 3, lua: WRITE });
+    redis.defineCommand('autofixRunDiscard', { numberOfKeys: 2, lua: DISCARD });
   }
   const runKey = (id: string): string => `${prefix}:run:${id}`;
   const indexKey = `${prefix}:runs`;
@@ -103,6 +112,9 @@ export function createRedisRunStore(
       return created === 1;
     },
     get: read,
+    async discard(runId) {
+      await r.autofixRunDiscard(runKey(runId), indexKey, runId);
+    },
     async update(runId, change) {
       for (let tries = 0; tries < MAX_TRIES; tries++) {
         const current = await read(runId);

@@ -18,6 +18,19 @@ export function jobIdFor(runId: string, stage: StageName): string {
   return `${runId}-${stage}`;
 }
 
+/**
+ * The queue's job id of a run's stage: `jobIdFor` until the run was first resumed, then with the
+ * resumption's number, so a stage that runs again after a parking (a re-plan) is a new job while a
+ * retried or re-added one is still the same.
+ */
+export function stageJobId(
+  run: { runId: string; resumes?: readonly unknown[] },
+  stage: StageName,
+): string {
+  const resumes = run.resumes?.length ?? 0;
+  return resumes === 0 ? jobIdFor(run.runId, stage) : `${jobIdFor(run.runId, stage)}-r${resumes}`;
+}
+
 /** A run's route: the verification of a PR's head again, or a fix. */
 export function routeOfFacts(facts: Pick<RunFactsData, 'verify'>): RouteName {
   return facts.verify ? 'verify' : 'fix';

@@ -7,14 +7,22 @@
  * status page and the run page all render from this record.
  */
 import type { RouteName, StageName } from '../contracts.js';
+import type { StatusFacts } from '../github/types.js';
 import type { BudgetCapHit } from '../llm/spend-guard.js';
-import type { RunEnding } from './run-registry.js';
-import type { RunJobData } from './types.js';
+import type { RunFailure, RunJobData } from './types.js';
 
 /** A stage job's payload: which run. The stage is the job's queue. */
 export interface StageJobData {
   runId: string;
 }
+
+/** How a run ended. */
+export type RunEnding =
+  /** `status`: the final status comment's facts, to publish them again if need be. */
+  | { outcome: 'finished'; stop?: { reason: string }; status: StatusFacts }
+  | { outcome: 'failed'; failure: RunFailure }
+  /** The app lost the installation or the repository: ended without a word to it. */
+  | { outcome: 'abandoned'; reason: string };
 
 /** Tokens and money one stage (or a whole run) used. */
 export interface RunUsage {
@@ -34,6 +42,8 @@ export interface StageRecord {
   /** Epoch ms of the first attempt's start, and of the end of the last. */
   startedAt?: number;
   endedAt?: number;
+  /** Epoch ms the latest attempt started. */
+  lastStartedAt?: number;
   /** Milliseconds the attempts took, summed. */
   durationMs?: number;
   state: 'running' | 'done' | 'stopped' | 'parked' | 'failed';
@@ -67,6 +77,17 @@ export interface RunParking {
 /** The cap a parked run met: defined with the LLM client's spend guard, which refuses the call. */
 export type { BudgetCapHit };
 
+export interface RunResumption {
+  /** The login that resumed the run. */
+  by: string;
+  at: number;
+  reason: ParkReason;
+  /** The trigger that resumed it: a redelivery of the same command resumes nothing twice. */
+  key: string;
+  /** Where the run went on. */
+  stage: StageName;
+}
+
 /** What became of the run's PR after it was opened. */
 export interface PrOutcome {
   outcome: 'merged' | 'closed' | 'reverted';
@@ -83,7 +104,7 @@ export interface Run extends RunJobData {
   extraBudgetUsd: number;
   parked?: RunParking;
   /** Resumptions so far: who said `/autofix continue`/`approve`, when, after which parking. */
-  resumes: { by: string; at: number; reason: ParkReason }[];
+  resumes: RunResumption[];
   ending?: RunEnding & { at: number };
   prOutcome?: PrOutcome;
   /** Incremented by every write (the store's compare-and-set). */
@@ -143,6 +164,8 @@ export interface RunStore {
   /** Writes a new run; false (and nothing written) when one with that id exists. */
   create(run: Run): Promise<boolean>;
   get(runId: string): Promise<Run | undefined>;
+  /** Deletes a run nothing has written to since `create` (its first job could not be queued). */
+  discard(runId: string): Promise<void>;
   /** `change` returns the new record, or undefined to leave it as it is. Answers what is stored. */
   update(runId: string, change: (run: Run) => Run | undefined): Promise<Run>;
   /** Run ids, newest first (accepted at), at most `limit`. */

@@ -7,9 +7,6 @@
  * - `<prefix>:run-lock:<owner/repo>#<issue>` → the issue's active run id: one run per issue. It is
  *   released when the run ends and expires on its own (refreshed at each stage) if a run is lost;
  * - `<prefix>:busy-replied:<run>` → the "already working on it" reply was posted once;
- * - `<prefix>:ended:<run>` → how the run ended (JSON), written before the run's last comment: a
- *   stage job that runs again after its run ended (its worker died while reporting) only
- *   finishes the report, it never starts the stage over (one outcome per run);
  * - `<prefix>:gone:<installation>[:<owner/repo>]` → when the installation was deleted or suspended
  *   (or the repository removed from it), epoch ms, kept 3 days: a run accepted before that can no
  *   longer reach the repository, and its stage jobs end without a word (intake/installation-gone.ts).
@@ -18,9 +15,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ErrorShape } from '../errors.js';
-import type { StatusFacts } from '../github/types.js';
-import type { StageName } from './types.js';
 
 const CLAIM = `
 local seen = redis.call('GET', KEYS[1])
@@ -70,13 +64,10 @@ export interface RunRegistry {
   release(run: RunKey, runId: string): Promise<void>;
   /** Undoes a claim whose first job could not be enqueued: the trigger may be retried. */
   forget(ids: readonly string[], run: RunKey, runId: string): Promise<void>;
-  refresh(run: RunKey, runId: string): Promise<void>;
+  /** Extends the issue lock while the run holds it (`ttlMs`: default LOCK_TTL_MS). */
+  refresh(run: RunKey, runId: string, ttlMs?: number): Promise<void>;
   /** True the first time it is called for a run: post "already working on it" once. */
   firstBusyReply(activeRunId: string): Promise<boolean>;
-  /** Records how the run ended (kept 3 days). */
-  markEnded(runId: string, how: RunEnding): Promise<void>;
-  /** How the run ended, when it has. */
-  ended(runId: string): Promise<RunEnding | undefined>;
   /**
    * A short lock by name (one PR's CI admission): its release, or undefined while another holder
    * has it. It expires after `ttlMs`, so a holder that died frees it.
@@ -94,16 +85,6 @@ export interface GoneScope {
   /** `owner/name`s; absent: every repository of the installation. */
   repositories?: readonly string[];
 }
-
-export type RunEnding =
-  /** `status`: the final status comment's facts, to publish them again if need be. */
-  | { outcome: 'finished'; stop?: { reason: string }; status: StatusFacts }
-  | {
-      outcome: 'failed';
-      failure: { stage: StageName; error: ErrorShape; attempts: number };
-    }
-  /** The app lost the installation or the repository: ended without a word to it. */
-  | { outcome: 'abandoned'; reason: string };
 
 /** Where the issues' active-run locks live: a run holds one until it has ended. */
 export const runLockPrefix = (prefix: string): string => `${prefix}:run-lock:`;
@@ -143,15 +124,8 @@ export function createRunRegistry(redis: Redis, prefix: string): RunRegistry {
       for (const id of new Set(ids)) await r.autofixReleaseRun(deliveryKey(id), runId);
       await r.autofixReleaseRun(lockKey(run), runId);
     },
-    async refresh(run, runId) {
-      await r.autofixRefreshRun(lockKey(run), runId, LOCK_TTL_MS);
-    },
-    async markEnded(runId, how) {
-      await redis.set(`${prefix}:ended:${runId}`, JSON.stringify(how), 'PX', DELIVERY_TTL_MS);
-    },
-    async ended(runId) {
-      const text = await redis.get(`${prefix}:ended:${runId}`);
-      return text ? (JSON.parse(text) as RunEnding) : undefined;
+    async refresh(run, runId, ttlMs = LOCK_TTL_MS) {
+      await r.autofixRefreshRun(lockKey(run), runId, ttlMs);
     },
     async lock(name, ttlMs) {
       const key = `${prefix}:lock:${name}`;

@@ -20,6 +20,7 @@ import type { ErrorShape } from '../errors.js';
 import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import type { ReviewNote } from '../github/review-notes.js';
+import type { BudgetCapHit, ParkReason, Run, RunUsage } from './run-record.js';
 
 export {
   ROUTES,
@@ -154,6 +155,8 @@ export interface RunJobData {
   checkpoint?: StageOutputs;
   /** Epoch ms when the webhook was accepted (overhead metrics). */
   acceptedAt: number;
+  /** A maintainer's words for the planner (`/autofix plan …`), sanitized, oldest first. */
+  planNotes?: string[];
 }
 
 /** Updates the run's status comment. Best effort: a failed edit is logged, never thrown. */
@@ -176,6 +179,8 @@ export interface StageContext {
   status: StatusUpdater;
   /** This stage's checkpoint: what an earlier attempt saved, and how to save one. */
   checkpoint: StageCheckpoint;
+  /** Records what the stage's LLM calls used so far (the run record's stage usage); may repeat. */
+  recordUsage: (usage: RunUsage, models: readonly string[]) => void;
 }
 
 export interface StageCheckpoint {
@@ -189,10 +194,23 @@ export type StageOutcome<T = unknown> =
   /** Done: `output` becomes `outputs[stage]` and the next stage is enqueued (after `pr`: success). */
   | { kind: 'continue'; output: T; status?: StatusPatch; pins?: RunPins }
   /** End the run here without an error (e.g. nothing to change); `reason` is shown to users. */
-  | { kind: 'stop'; reason: string; output?: T; status?: StatusPatch };
+  | { kind: 'stop'; reason: string; output?: T; status?: StatusPatch }
+  /**
+   * Wait (run-record.ts, `RunParking`): the run keeps its checkpoint and resumes at this stage
+   * when a maintainer says so, or at the next one when `output` is given (the stage is done).
+   */
+  | {
+      kind: 'park';
+      reason: ParkReason;
+      message: string;
+      output?: T;
+      status?: StatusPatch;
+      /** A budget parking: the cap the next call would cross. */
+      cap?: BudgetCapHit;
+    };
 
 export type StageProcessor<S extends StageName> = (
-  job: RunJobData,
+  job: Run,
   ctx: StageContext,
 ) => Promise<StageOutcome<StageOutputMap[S]>>;
 

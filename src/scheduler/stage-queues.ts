@@ -2,9 +2,11 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { byStage } from '../contracts.js';
-import { STAGES, type RunJobData, type StageName } from '../runs/types.js';
+import type { StageJobData } from '../runs/run-record.js';
+import { STAGES, type StageName } from '../runs/types.js';
 
-export type StageQueues = Record<StageName, Queue<RunJobData>>;
+/** One queue per stage; a job carries only its run's id (the run is in the run store). */
+export type StageQueues = Record<StageName, Queue<StageJobData>>;
 
 export interface RetryPolicy {
   /** Attempts per stage job, the first included. */
@@ -30,8 +32,8 @@ export function createStageQueues(
   prefix: string,
   retry: RetryPolicy = DEFAULT_RETRY,
 ): StageQueues {
-  const make = (name: StageName): Queue<RunJobData> =>
-    new Queue<RunJobData>(name, { connection, prefix, defaultJobOptions: jobOptions(retry) });
+  const make = (name: StageName): Queue<StageJobData> =>
+    new Queue<StageJobData>(name, { connection, prefix, defaultJobOptions: jobOptions(retry) });
   return byStage(make);
 }
 

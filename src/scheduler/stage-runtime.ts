@@ -7,11 +7,23 @@ import type { RunRegistry } from '../runs/run-registry.js';
 import type { StageQueues } from './stage-queues.js';
 import type { StatusPublisher } from '../runs/status-publisher.js';
 import type { RunFailedHook, StageProcessors } from '../runs/types.js';
+import type { Run, RunStore } from '../runs/run-record.js';
+import type { ParkReason } from '../runs/run-record.js';
+import type { StageName } from '../contracts.js';
 
 export interface StageRuntime {
   processors: StageProcessors;
   queues: StageQueues;
   registry: RunRegistry;
+  /** Every run's record: jobs carry only the run id. */
+  runs: RunStore;
+  /** How long a parked run waits before it ends with a note (default 7 days). */
+  parkTtlMs?: number;
+  /**
+   * Asked after a stage continued, before the next one is queued: a parking makes the run wait
+   * there (plan approval). Undefined goes on.
+   */
+  parkAfter?: ParkPolicy;
   /** Publishes status comments in the background, ordered across workers. */
   status: StatusPublisher;
   auth: InstallationAuth;
@@ -24,3 +36,10 @@ export interface StageRuntime {
   /** Aborted when the worker pool shuts down. */
   shutdown: AbortSignal;
 }
+
+/** A decision to park a run after `stage` answered `output`, before its next stage. */
+export type ParkPolicy = (
+  run: Run,
+  stage: StageName,
+  output: unknown,
+) => Promise<{ reason: ParkReason; message: string } | undefined>;

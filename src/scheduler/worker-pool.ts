@@ -5,10 +5,12 @@
  */
 import { Worker, type Job } from 'bullmq';
 import { failRun } from '../runs/end-run.js';
+import { startParkedRunSweeper } from './expire-parked-runs.js';
 import { createStageJobProcessor, type StageJobResult } from './stage-job-processor.js';
 import type { StageRuntime } from './stage-runtime.js';
 import { byStage } from '../contracts.js';
-import { STAGES, type RunJobData, type StageName } from '../runs/types.js';
+import type { StageJobData } from '../runs/run-record.js';
+import { STAGES, type StageName } from '../runs/types.js';
 
 export type StageConcurrency = Record<StageName, number>;
 
@@ -27,9 +29,11 @@ export interface WorkerPoolOptions {
   /** Times a job may stall before it fails for good. */
   maxStalledCount?: number;
   lockDurationMs?: number;
+  /** How often to end parked runs whose parking expired (default 60 s). */
+  parkSweepMs?: number;
 }
 
-type StageWorker = Worker<RunJobData, StageJobResult>;
+type StageWorker = Worker<StageJobData, StageJobResult>;
 
 export interface WorkerPool {
   workers: Record<StageName, StageWorker>;
@@ -53,11 +57,13 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const concurrency = { ...DEFAULT_CONCURRENCY, ...options.concurrency };
   const count: ActiveCount = { active: 0 };
   const workers = byStage((stage) => stageWorker(stage, rt, options, concurrency[stage], count));
+  const stopSweeping = startParkedRunSweeper(rt, options.parkSweepMs ?? 60_000);
 
   let closing: Promise<{ forced: boolean }> | undefined;
   return {
     workers,
     close(deadlineMs) {
+      stopSweeping();
       closing ??= closePool(workers, shutdown, count, rt, deadlineMs);
       return closing;
     },
@@ -72,7 +78,7 @@ function stageWorker(
   count: ActiveCount,
 ): StageWorker {
   const processStage = createStageJobProcessor(stage, rt);
-  const worker = new Worker<RunJobData, StageJobResult>(
+  const worker = new Worker<StageJobData, StageJobResult>(
     stage,
     async (job, token, signal) => {
       count.active++;
@@ -96,7 +102,7 @@ function stageWorker(
   );
   worker.on('error', (err) => rt.log.error({ err, stage }, 'worker error'));
   // A job that stalled too often never reached our processor's failure path: end its run here.
-  worker.on('failed', (job: Job<RunJobData> | undefined, err: Error) => {
+  worker.on('failed', (job: Job<StageJobData> | undefined, err: Error) => {
     if (!job || !STALLED_FOR_GOOD.test(err.message)) return;
     failStalledRun(rt, stage, job);
   });
@@ -104,28 +110,29 @@ function stageWorker(
 }
 
 /** Ends the run of a job that stalled too often (in the background; failures are logged). */
-function failStalledRun(rt: StageRuntime, stage: StageName, job: Job<RunJobData>): void {
+function failStalledRun(rt: StageRuntime, stage: StageName, job: Job<StageJobData>): void {
   const log = rt.log.child({ runId: job.data.runId, stage });
-  void rt
-    .auth(job.data.installationId)
-    .then((client) =>
-      failRun(
-        rt,
-        job.data,
-        client,
-        {
-          stage,
-          error: {
-            code: 'TIMEOUT',
-            message: 'The worker running this stage stopped responding too often.',
-            recoverable: false,
-          },
-          attempts: job.attemptsMade,
+  const failing = async (): Promise<void> => {
+    const run = await rt.runs.get(job.data.runId);
+    if (!run) return log.error('the run of a stalled job is not in the run store');
+    const client = await rt.auth(run.installationId);
+    await failRun(
+      rt,
+      run,
+      client,
+      {
+        stage,
+        error: {
+          code: 'TIMEOUT',
+          message: 'The worker running this stage stopped responding too often.',
+          recoverable: false,
         },
-        log,
-      ),
-    )
-    .catch((e: unknown) => log.error({ err: e }, 'could not report a stalled run'));
+        attempts: job.attemptsMade,
+      },
+      log,
+    );
+  };
+  void failing().catch((e: unknown) => log.error({ err: e }, 'could not report a stalled run'));
 }
 
 /** Stops taking jobs, aborts the active ones, waits for them up to the deadline, then closes. */

@@ -1,7 +1,7 @@
 import { classifyError } from '../../src/classify-error.js';
 import { AutofixError } from '../../src/errors.js';
 import { budgetPaused } from '../../src/llm/spend-guard.js';
-import { parkReasonOf } from '../../src/park-reason.js';
+import { capOf, parkMessageOf, parkReasonOf } from '../../src/park-reason.js';
 
 const paused = budgetPaused(
   { cap: { scope: 'run', limit: 2, spent: 1.94 }, message: 'paused at $1.94 of $2.00 after plan' },
@@ -29,7 +29,12 @@ describe('parkReasonOf', () => {
   });
 
   it('finds the reason under a wrapping error, and none in other failures', () => {
-    expect(parkReasonOf(new Error('stage failed', { cause: paused }))).toBe('budget');
+    const wrapped = new Error('stage failed', { cause: paused });
+    expect(parkReasonOf(wrapped)).toBe('budget');
+    expect(capOf(wrapped)).toEqual({ scope: 'run', limit: 2, spent: 1.94 });
+    expect(parkMessageOf(wrapped, 'budget', 'code', '/autofix')).toBe(
+      'paused at $1.94 of $2.00 after plan',
+    );
     expect(parkReasonOf(new AutofixError('BUDGET_EXCEEDED', 'tokens'))).toBeUndefined();
     expect(parkReasonOf(new Error('boom'))).toBeUndefined();
     expect(parkReasonOf(undefined)).toBeUndefined();

@@ -58,6 +58,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       lockDurationMs: options.lockDurationMs,
       stalledIntervalMs: options.stalledIntervalMs,
+      parkTtlMs: settings.parkedRunTtlMs,
     },
     ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),
     ...(settings.host ? { host: settings.host } : {}),

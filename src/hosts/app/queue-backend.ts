@@ -1,13 +1,15 @@
 /**
  * The Redis side shared by web and worker processes: one producer connection (fails fast when
  * Redis is away, so intake can answer 503 instead of queueing commands in memory), the stage
- * queues and the run registry. Checked first: Redis must answer and must not evict keys.
+ * queues, the run registry and the run store. Checked first: Redis must answer and must not evict keys.
  */
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DEFAULT_ADMISSION_RETRY } from '../../intake/admission-worker.js';
 import { checkRedis, type RedisCheck } from '../../scheduler/check-redis.js';
 import { createRunRegistry, type RunRegistry } from '../../runs/run-registry.js';
+import type { RunStore } from '../../runs/run-record.js';
+import { createRedisRunStore } from '../../runs/redis-run-store.js';
 import {
   closeStageQueues,
   createStageQueues,
@@ -23,6 +25,8 @@ export interface QueueBackend {
   /** Triggers waiting for admission (the first job of every run). */
   triggers: Queue<TriggerJobData>;
   registry: RunRegistry;
+  /** Every run's record (run-record.ts): stage jobs carry only its id. */
+  runs: RunStore;
   check: RedisCheck;
   close(): Promise<void>;
 }
@@ -59,6 +63,7 @@ export async function openQueueBackend(options: {
     queues,
     triggers,
     registry: createRunRegistry(redis, options.prefix),
+    runs: createRedisRunStore(redis, options.prefix),
     check,
     async close() {
       await Promise.all([closeStageQueues(queues), triggers.close()]);

@@ -7,11 +7,12 @@
  * (ADMIN_PASSWORD, the same basic auth as /admin/queues). Without a password configured the page
  * is public and shows counts only. No secret is ever shown.
  */
-import type { Job, JobType, Queue } from 'bullmq';
+import type { JobType, Queue } from 'bullmq';
 import type { HttpHandler } from '../../http-handler.js';
-import type { RunEnding, RunRegistry } from '../../runs/run-registry.js';
+import type { Run, RunEnding, RunStore } from '../../runs/run-record.js';
+import { stagesOf } from '../../runs/run-addressing.js';
 import { TRIGGER_QUEUE } from '../../intake/trigger-types.js';
-import { STAGES, type RunJobData, type StageName } from '../../runs/types.js';
+import { STAGES, type StageName } from '../../runs/types.js';
 import { ADMIN_PATH, askForPassword, passwordMatches } from './admin-queues.js';
 import { html, page, type SafeHtml } from './html.js';
 
@@ -64,7 +65,7 @@ export interface RunRow {
   issue: number;
   stage: StageName;
   /** `finished`, `stopped`, `failed` or `in progress`. */
-  outcome: 'finished' | 'stopped' | 'failed' | 'abandoned' | 'in progress';
+  outcome: 'finished' | 'stopped' | 'failed' | 'abandoned' | 'parked' | 'in progress';
   /** What the outcome means here (stop reason, failing stage and error code, job state). */
   detail: string;
   at: number;
@@ -104,12 +105,6 @@ export async function queueDepths(
   ]);
 }
 
-function jobState(job: Job): string {
-  if (job.finishedOn) return job.failedReason ? 'failed' : 'completed';
-  if (job.processedOn) return 'active';
-  return job.delay > 0 ? 'delayed' : 'waiting';
-}
-
 function describeEnding(ending: RunEnding): Pick<RunRow, 'outcome' | 'detail'> {
   if (ending.outcome === 'failed') {
     const { stage, error } = ending.failure;
@@ -126,49 +121,34 @@ function describeEnding(ending: RunEnding): Pick<RunRow, 'outcome' | 'detail'> {
   return { outcome: 'finished', detail: 'pull request opened' };
 }
 
-/** The latest runs, newest first, from the stage jobs BullMQ keeps (7 days, 5000 per stage). */
-export async function recentRuns(
-  queues: Record<StageName, Queue<RunJobData>>,
-  registry: RunRegistry,
-  limit = 15,
-): Promise<RunRow[]> {
-  const latest = new Map<string, { job: Job<RunJobData>; stage: StageName; at: number }>();
-  await Promise.all(
-    STAGES.map(async (stage) => {
-      const jobs = await queues[stage].getJobs(
-        ['active', 'waiting', 'prioritized', 'delayed', 'completed', 'failed'],
-        0,
-        limit - 1,
-      );
-      for (const job of jobs) {
-        const runId = job?.data?.runId;
-        if (!runId) continue;
-        const at = job.finishedOn ?? job.processedOn ?? job.timestamp;
-        const seen = latest.get(runId);
-        const later =
-          !seen ||
-          STAGES.indexOf(stage) > STAGES.indexOf(seen.stage) ||
-          (stage === seen.stage && at > seen.at);
-        if (later) latest.set(runId, { job: job as Job<RunJobData>, stage, at });
-      }
-    }),
-  );
-  const newest = [...latest.values()].sort((a, b) => b.at - a.at).slice(0, limit);
-  return Promise.all(
-    newest.map(async ({ job, stage, at }) => {
-      const ending = await registry.ended(job.data.runId);
-      return {
-        runId: job.data.runId,
-        repo: job.data.repository?.fullName ?? '?',
-        issue: job.data.issue?.number ?? 0,
-        stage,
-        at,
-        ...(ending
-          ? describeEnding(ending)
-          : { outcome: 'in progress' as const, detail: `${stage} ${jobState(job)}` }),
-      };
-    }),
-  );
+/** The stage a run is at: the last of its route that has started. */
+function currentStage(run: Run): StageName {
+  const started = STAGES.filter((stage) => run.stages[stage]);
+  return started[started.length - 1] ?? stagesOf(run)[0]!;
+}
+
+function describeRun(run: Run): Pick<RunRow, 'outcome' | 'detail'> {
+  if (run.ending) return describeEnding(run.ending);
+  const stage = currentStage(run);
+  if (run.parked)
+    return { outcome: 'parked', detail: `before ${run.parked.resumeAt}: ${run.parked.reason}` };
+  return { outcome: 'in progress', detail: `${stage} ${run.stages[stage]?.state ?? 'queued'}` };
+}
+
+/** The latest runs, newest first, from the run store (records kept 30 days). */
+export async function recentRuns(runs: RunStore, limit = 15): Promise<RunRow[]> {
+  const ids = await runs.recent(limit);
+  const records = await Promise.all(ids.map((id) => runs.get(id)));
+  return records
+    .filter((run): run is Run => run !== undefined)
+    .map((run) => ({
+      runId: run.runId,
+      repo: run.repository.fullName,
+      issue: run.issue.number,
+      stage: currentStage(run),
+      at: run.updatedAt,
+      ...describeRun(run),
+    }));
 }
 
 const when = (at: number, now: number): string => {
@@ -299,8 +279,8 @@ export function statusPage(options: {
   fallbackName: string;
   activity: WebhookActivity;
   triggers: Queue;
-  queues: Record<StageName, Queue<RunJobData>>;
-  registry: RunRegistry;
+  queues: Record<StageName, Queue>;
+  runs: RunStore;
   password: string | undefined;
   relay?: string;
   now?: () => number;
@@ -316,7 +296,7 @@ export function statusPage(options: {
     const [appName, queues, runs] = await Promise.all([
       withTimeout(options.appName(), 2000, options.fallbackName),
       queueDepths(options.triggers, options.queues).catch(() => undefined),
-      recentRuns(options.queues, options.registry).catch(() => undefined),
+      recentRuns(options.runs).catch(() => undefined),
     ]);
     const body = renderStatusPage({
       appName,

@@ -1,28 +1,32 @@
 /**
- * What the guards in front of a stage job see: the job, its stage and attempt, the process's
- * runtime, and the installation's client, asked for once and only by the first who needs it (a
- * job a guard turns away before that never spends a token).
+ * What the guards in front of a stage job see: the job, its stage and attempt, the run's record
+ * as the job found it, the process's runtime, and the installation's client, asked for once and
+ * only by the first who needs it (a job a guard turns away before that never spends a token).
  */
 import type { Job } from 'bullmq';
 import type { InstallationClient } from '../../github/installation-auth.js';
 import type { Logger } from '../../logger.js';
+import type { Run, StageJobData } from '../../runs/run-record.js';
 import type { StageRuntime } from '../stage-runtime.js';
-import type { RunJobData, StageName } from '../../runs/types.js';
+import type { StageName } from '../../runs/types.js';
 
 export interface StageJobResult {
   stage: StageName;
-  outcome: 'continue' | 'stop';
+  outcome: 'continue' | 'stop' | 'park';
   next?: string;
 }
 
 export interface JobGate {
-  job: Job<RunJobData>;
+  job: Job<StageJobData>;
   /** BullMQ's lock token of the job (needed to move it). */
   token: string | undefined;
   stage: StageName;
   attempt: number;
   log: Logger;
   rt: StageRuntime;
+  /** The run's record when the job started; `setRun` keeps it current after each write. */
+  run: Run;
+  setRun(run: Run): void;
   client: () => Promise<InstallationClient>;
 }
 
@@ -32,22 +36,33 @@ export interface JobGate {
  */
 export type StageJobGuard = (gate: JobGate) => Promise<StageJobResult | undefined>;
 
-export function openGate(
-  job: Job<RunJobData>,
+/** The gate of a job, or undefined when its run is not in the store (expired or never written). */
+export async function openGate(
+  job: Job<StageJobData>,
   token: string | undefined,
   stage: StageName,
   rt: StageRuntime,
-): JobGate {
+): Promise<JobGate | undefined> {
   const attempt = job.attemptsMade + 1;
   const log = rt.log.child({ runId: job.data.runId, stage, attempt, jobId: job.id });
+  const run = await rt.runs.get(job.data.runId);
+  if (!run) {
+    log.error('the run of this job is not in the run store (expired?): nothing to do');
+    return undefined;
+  }
   let client: Promise<InstallationClient> | undefined;
-  return {
+  const gate: JobGate = {
     job,
     token,
     stage,
     attempt,
     log,
     rt,
-    client: () => (client ??= rt.auth(job.data.installationId)),
+    run,
+    setRun: (next) => {
+      gate.run = next;
+    },
+    client: () => (client ??= rt.auth(run.installationId)),
   };
+  return gate;
 }

@@ -1,19 +1,22 @@
 import type { InstallationClient } from '../../github/installation-auth.js';
+import type { RunUsage } from '../../runs/run-record.js';
 import type { StageContext, StageOutputs } from '../../runs/types.js';
 import type { JobGate } from './job-gate.js';
 import type { StageStatus } from './stage-status.js';
 
-/** What the stage function is handed: its client, signal, status and checkpoint. */
+/** What the stage function is handed: its client, signal, status, checkpoint and usage sink. */
 export function stageContext(
   gate: JobGate,
   client: InstallationClient,
   status: StageStatus,
   signal: AbortSignal,
+  recordUsage: (usage: RunUsage, models: readonly string[]) => void,
 ): StageContext {
-  const { job, stage, attempt, log } = gate;
-  const data = job.data;
+  const { stage, attempt, log, rt } = gate;
+  const runId = gate.run.runId;
   // Only this stage's own: a checkpoint is dropped when its stage completes.
-  const saved: StageOutputs = data.checkpoint?.[stage] ? { [stage]: data.checkpoint[stage] } : {};
+  const kept = gate.run.checkpoint?.[stage];
+  const saved: StageOutputs = kept ? { [stage]: kept } : {};
   return {
     stage,
     attempt,
@@ -31,8 +34,11 @@ export function stageContext(
     },
     checkpoint: {
       saved,
-      // job.data, not data: the status comment id may have been recorded meanwhile.
-      save: (value) => job.updateData({ ...job.data, checkpoint: value }),
+      // In the run's record, durable before the side effect it guards.
+      save: async (value) => {
+        gate.setRun(await rt.runs.update(runId, (r) => ({ ...r, checkpoint: value })));
+      },
     },
+    recordUsage,
   };
 }

@@ -21,7 +21,7 @@ export interface StageStatus {
 
 export function stageStatus(gate: JobGate, client: InstallationClient): StageStatus {
   const { rt, stage, attempt, log } = gate;
-  const data = gate.job.data;
+  const data = gate.run;
   const comment = statusCommentFor(data, client, log);
   let seq = 0;
   const show = (): void =>
@@ -43,7 +43,7 @@ export async function announceStage(
   status: StageStatus,
 ): Promise<void> {
   const { rt, stage, attempt, log } = gate;
-  const data = gate.job.data;
+  const data = gate.run;
   status.comment.setStage(stage, { state: 'running' });
   status.show();
   if (stage === stagesOf(data)[0] && attempt === 1) {

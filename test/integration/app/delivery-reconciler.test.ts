@@ -14,13 +14,13 @@ const target = (h: Harness) => ({ url: `${h.app.url}${WEBHOOK_PATH}`, secret: SE
 async function triageIssues(h: Harness, count: number): Promise<number[]> {
   const jobs = await waitFor(
     async () => {
-      const found = await h.jobs('triage');
+      const found = await h.runsAt('triage');
       return found.length >= count ? found : undefined;
     },
     WAIT_MS,
     `${count} triage job(s)`,
   );
-  return jobs.map((j) => j.data.issue.number).sort((a, b) => a - b);
+  return jobs.map((j) => j.issue.number).sort((a, b) => a - b);
 }
 
 /**

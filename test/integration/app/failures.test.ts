@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { AutofixError } from '../../../src/errors.js';
 import type { RunFailure, RunJobData } from '../../../src/runs/types.js';
+import type { StageJobData } from '../../../src/runs/run-record.js';
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { REDIS_URL, startHarness, waitFor, type Harness } from './harness.js';
 import { WAIT_MS } from '../../helpers/deadlines.js';
@@ -84,7 +85,7 @@ describe('failed runs', () => {
     await waitFor(async () => ((await planJob!.getState()) === 'failed' ? true : undefined));
 
     // The same stage job comes back, as a stalled job would.
-    const plan = new Queue<RunJobData>('plan', {
+    const plan = new Queue<StageJobData>('plan', {
       connection: { url: REDIS_URL },
       prefix: h.prefix,
     });
@@ -119,7 +120,7 @@ describe('failed runs', () => {
     h = await startHarness({
       retry: { attempts: 2, backoffMs: 20 },
       overrides: {
-        code: () => Promise.reject(new AutofixError('LLM_UNAVAILABLE', 'the LLM answered 503')),
+        code: () => Promise.reject(new AutofixError('TIMEOUT', 'the test suite hung')),
       },
     });
     await h.send('issues', labeledPayload({ issueNumber: 13 }));
@@ -130,6 +131,6 @@ describe('failed runs', () => {
     );
     expect(h.stages.calls.filter((c) => c.stage === 'code').map((c) => c.attempt)).toEqual([1, 2]);
     expect(comment.body).toContain('after 2 attempts');
-    expect(comment.body).toContain('`LLM_UNAVAILABLE`');
+    expect(comment.body).toContain('`TIMEOUT`');
   });
 });

@@ -22,7 +22,9 @@ import type { StageTable } from '../../../src/pipeline/stages/stage-fn.js';
 import { createLogger, type Logger } from '../../../src/logger.js';
 import { createMetrics, type AppMetrics } from '../../../src/scheduler/metrics.js';
 import type { RetryPolicy } from '../../../src/scheduler/stage-queues.js';
-import type { RunFailedHook, RunJobData, StageName } from '../../../src/runs/types.js';
+import type { RunFailedHook, StageName } from '../../../src/runs/types.js';
+import type { Run, StageJobData } from '../../../src/runs/run-record.js';
+import { createRedisRunStore } from '../../../src/runs/redis-run-store.js';
 import { TRIGGER_QUEUE, type TriggerJobData } from '../../../src/intake/trigger-types.js';
 import { startAutofix, type AutofixServer } from '../../../src/hosts/app/start-autofix.js';
 import type { WorkerSettings } from '../../../src/hosts/app/worker-runtime.js';
@@ -66,7 +68,13 @@ export interface Harness {
   metrics: AppMetrics;
   prefix: string;
   send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<Delivery>;
-  jobs(stage: StageName): Promise<Job<RunJobData>[]>;
+  jobs(stage: StageName): Promise<Job<StageJobData>[]>;
+  /** The run records of a stage's jobs, in the jobs' order. */
+  runsAt(stage: StageName): Promise<Run[]>;
+  /** A run's record. */
+  run(runId: string): Promise<Run | undefined>;
+  /** The run holding an issue's lock, or null. */
+  lockOf(repo: string, issue: number): Promise<string | null>;
   /** The trigger jobs (admission), finished or not. */
   triggers(): Promise<Job<TriggerJobData>[]>;
   /** Waits until every trigger sent so far has been through admission. */
@@ -116,12 +124,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         }),
   });
   // Inspection uses its own connection, so tests can look at jobs after the app has stopped.
-  const inspect = new Map<StageName, Queue<RunJobData>>();
-  const queue = (stage: StageName): Queue<RunJobData> => {
+  const inspect = new Map<StageName, Queue<StageJobData>>();
+  const queue = (stage: StageName): Queue<StageJobData> => {
     if (!inspect.has(stage))
-      inspect.set(stage, new Queue<RunJobData>(stage, { connection: { url: redisUrl }, prefix }));
+      inspect.set(stage, new Queue<StageJobData>(stage, { connection: { url: redisUrl }, prefix }));
     return inspect.get(stage)!;
   };
+  const recordsRedis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const records = createRedisRunStore(recordsRedis, prefix);
   const triggerQueue = new Queue<TriggerJobData>(TRIGGER_QUEUE, {
     connection: { url: redisUrl },
     prefix,
@@ -151,9 +161,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     send: (event, payload, deliveryId) =>
       deliver(app.url, { event, payload, secret: SECRET, ...(deliveryId ? { deliveryId } : {}) }),
     jobs: (stage) => queue(stage).getJobs(),
+    run: (runId) => records.get(runId),
+    lockOf: (repo, issue) => recordsRedis.get(`${runLockPrefix(prefix)}${repo}#${issue}`),
+    async runsAt(stage) {
+      const jobs = await queue(stage).getJobs();
+      const found = await Promise.all(jobs.map((job) => records.get(job.data.runId)));
+      return found.filter((run): run is Run => run !== undefined);
+    },
     async close() {
       await app.stop(5000).catch(() => undefined);
       await Promise.all([...inspect.values(), triggerQueue].map((q) => q.close()));
+      recordsRedis.disconnect();
       await github.close();
       await deleteKeys(redisUrl, prefix);
     },

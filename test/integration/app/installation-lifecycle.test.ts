@@ -6,8 +6,8 @@
  */
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createRunRegistry } from '../../../src/runs/run-registry.js';
-import type { RunJobData } from '../../../src/runs/types.js';
+import { createRedisRunStore } from '../../../src/runs/redis-run-store.js';
+import type { StageJobData } from '../../../src/runs/run-record.js';
 import {
   installationPayload,
   labeledPayload,
@@ -31,7 +31,7 @@ const lines = (log: CapturedLog, text: string): string[] =>
 describe('an installation the app loses', () => {
   let h: Harness | undefined;
   let redis: Redis | undefined;
-  let queue: Queue<RunJobData> | undefined;
+  let queue: Queue<StageJobData> | undefined;
   let triggers: Queue | undefined;
   afterEach(async () => {
     await queue?.close();
@@ -60,13 +60,32 @@ describe('an installation the app loses', () => {
     // Another installation's run is not touched.
     await h.send('issues', labeledPayload({ issueNumber: 3, owner: 'Other', installationId: 77 }));
     await h.admitted();
-    const queued = await h.jobs('triage');
+    const queued = await h.runsAt('triage');
     expect(queued).toHaveLength(3);
-    // A parked stage job (a retry waiting out its backoff) of the same installation.
-    queue = new Queue<RunJobData>('plan', { connection: { url: REDIS_URL }, prefix: h.prefix });
-    const first = queued.find((j) => j.data.issue.number === 1)!.data;
-    const parked = { ...first, runId: `${first.runId}x`, issue: { ...first.issue, number: 4 } };
-    await queue.add('plan', parked, { jobId: `${parked.runId}-plan`, delay: 3_600_000 });
+    const runs = createRedisRunStore(redis!, h.prefix);
+    // A waiting stage job (a retry waiting out its backoff) of the same installation.
+    queue = new Queue<StageJobData>('plan', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const first = queued.find((r) => r.issue.number === 1)!;
+    const waiting = { ...first, runId: `${first.runId}x`, issue: { ...first.issue, number: 4 } };
+    await runs.create(waiting);
+    await queue.add(
+      'plan',
+      { runId: waiting.runId },
+      { jobId: `${waiting.runId}-plan`, delay: 3_600_000 },
+    );
+    // A parked run (it waits for a maintainer): no job at all.
+    const parked = { ...first, runId: `${first.runId}p`, issue: { ...first.issue, number: 6 } };
+    await runs.create(parked);
+    await runs.update(parked.runId, (r) => ({
+      ...r,
+      parked: {
+        reason: 'plan-approval',
+        resumeAt: 'reproduce',
+        message: 'approve?',
+        at: 1,
+        expiresAt: Date.now() + 3_600_000,
+      },
+    }));
     // A trigger parked in admission (a retry waiting out its backoff: here an hour, so that it
     // is still parked when the installation goes, however slow the machine).
     triggers = new Queue('trigger', { connection: { url: REDIS_URL }, prefix: h.prefix });
@@ -83,27 +102,28 @@ describe('an installation the app loses', () => {
     const res = await h.send('installation', installationPayload('suspend'));
     expect(res.status).toBe(200);
 
-    const left = await h.jobs('triage');
-    expect(left.map((j) => j.data.installationId)).toEqual([77]);
+    const left = await h.runsAt('triage');
+    expect(left.map((r) => r.installationId)).toEqual([77]);
     expect(await queue.getJobs()).toHaveLength(0);
     expect((await h.triggers()).filter((j) => j.data.issue.number === 5)).toHaveLength(0);
-    const registry = createRunRegistry(redis!, h.prefix);
-    for (const run of queued.filter((j) => j.data.installationId === 4242)) {
-      expect(await registry.ended(run.data.runId)).toMatchObject({ outcome: 'abandoned' });
-      expect(await lockOf(h.prefix, REPO, run.data.issue.number)).toBeNull();
+    for (const run of queued.filter((r) => r.installationId === 4242)) {
+      expect((await runs.get(run.runId))?.ending).toMatchObject({ outcome: 'abandoned' });
+      expect(await lockOf(h.prefix, REPO, run.issue.number)).toBeNull();
     }
+    expect((await runs.get(parked.runId))?.ending).toMatchObject({ outcome: 'abandoned' });
+    expect(await runs.parked()).toEqual([]);
     expect(await lockOf(h.prefix, 'Other/Hello-World', 3)).not.toBeNull();
     expect(h.github.requests.slice(before)).toEqual([]);
     const said = lines(log, 'app lost the installation');
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain('3 queued run(s) ended, 1 trigger(s) dropped');
+    expect(said[0]).toContain('4 queued run(s) ended, 1 trigger(s) dropped');
 
     // Unsuspended: a new trigger for the same issue runs (the issue is free, nothing remembered).
     expect((await h.send('installation', installationPayload('unsuspend'))).status).toBe(200);
     await h.send('issues', labeledPayload({ issueNumber: 1 }));
     await h.admitted();
-    const again = await h.jobs('triage');
-    expect(again.filter((j) => j.data.issue.number === 1)).toHaveLength(1);
+    const again = await h.runsAt('triage');
+    expect(again.filter((r) => r.issue.number === 1)).toHaveLength(1);
     expect(writes(h, before).filter((w) => /\/comments$/.test(w))).toEqual([]);
   });
 
@@ -128,8 +148,8 @@ describe('an installation the app loses', () => {
     const call = await waitFor(() => h!.stages.calls.find((c) => c.stage === 'triage'));
     expect((await h.send('installation', installationPayload('deleted'))).status).toBe(200);
     release();
-    const registry = createRunRegistry(redis, h.prefix);
-    await waitFor(async () => (await registry.ended(call.runId))?.outcome === 'abandoned');
+    const runs = createRedisRunStore(redis, h.prefix);
+    await waitFor(async () => (await runs.get(call.runId))?.ending?.outcome === 'abandoned');
     expect(h.stages.calls.map((c) => c.stage)).toEqual(['triage']);
     await waitFor(async () => (await lockOf(h!.prefix, REPO, 1)) === null);
     // The guard's line comes as the run ends: waited for, then counted.

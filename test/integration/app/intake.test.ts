@@ -35,10 +35,10 @@ describe('webhook intake', () => {
     expect(res.status).toBe(200);
     expect(res.ms).toBeLessThan(1000);
     const [triage] = await waitFor(async () => {
-      const jobs = await h!.jobs('triage');
-      return jobs.length > 0 ? jobs : undefined;
+      const runs = await h!.runsAt('triage');
+      return runs.length > 0 ? runs : undefined;
     });
-    expect(triage!.data.issue.number).toBe(3);
+    expect(triage!.issue.number).toBe(3);
     const [trigger] = await h.triggers();
     expect(trigger!.attemptsMade).toBeGreaterThanOrEqual(2);
     expect(await trigger!.getState()).toBe('completed');
@@ -95,9 +95,9 @@ describe('webhook intake', () => {
     await h.send('issues', labeledPayload({ label: 'bot-fix', issueNumber: 2 }));
     await h.send('issue_comment', commentPayload({ comment: '/fixit now', issueNumber: 3 }));
     await h.admitted();
-    const jobs = await h.jobs('triage');
-    expect(jobs.map((j) => j.data.issue.number).sort()).toEqual([2, 3]);
-    expect(jobs[0]!.data.config.trigger_label).toBe('bot-fix');
+    const runs = await h.runsAt('triage');
+    expect(runs.map((r) => r.issue.number).sort()).toEqual([2, 3]);
+    expect(runs[0]!.config.trigger_label).toBe('bot-fix');
   });
 
   it('comments once with each bad key of an invalid config and starts no run', async () => {
@@ -122,9 +122,9 @@ describe('webhook intake', () => {
     const again = await h.send('issues', payload, id);
     expect([first.status, again.status]).toEqual([200, 200]);
     await h.admitted();
-    const jobs = await h.jobs('triage');
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.data.deliveryId).toBe(id);
+    const runs = await h.runsAt('triage');
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.deliveryId).toBe(id);
   });
 
   it('does not start a second run for the same body re-sent with a new delivery id after the run ended', async () => {
@@ -142,7 +142,7 @@ describe('webhook intake', () => {
     await h.send('issue_comment', comment);
     await h.send('issue_comment', comment);
     await h.admitted();
-    expect((await h.jobs('triage')).map((j) => j.data.issue.number).sort()).toEqual([6, 7]);
+    expect((await h.runsAt('triage')).map((r) => r.issue.number).sort()).toEqual([6, 7]);
     expect(await h.triggers()).toHaveLength(2);
     // A new label event on issue 6 is a new trigger: the issue has its PR now, so it says so.
     await h.send('issues', labeledPayload({ issueNumber: 6 }));
@@ -204,8 +204,8 @@ describe('webhook intake', () => {
       commentPayload({ issueNumber: 12, comment: '/autofix fresh use the cache' }),
     );
     await h.admitted();
-    const [job] = await h.jobs('triage');
-    expect(job!.data.trigger).toMatchObject({
+    const [run] = await h.runsAt('triage');
+    expect(run!.trigger).toMatchObject({
       kind: 'issue-comment',
       fresh: true,
       replaceBranch: 'autofix/fix/12-old-attempt',

@@ -33,7 +33,7 @@ describe('the open Autofix PR of an issue, with a fork', () => {
     forkPull(h, 14);
     await h.send('issues', labeledPayload({ issueNumber: 14 }));
     await h.admitted();
-    expect((await h.jobs('triage')).map((j) => j.data.issue.number)).toEqual([14]);
+    expect((await h.runsAt('triage')).map((r) => r.issue.number)).toEqual([14]);
     const replies = h.github.calls('POST', /\/issues\/14\/comments$/).map(bodyOf);
     expect(replies.filter((r) => r.includes(OPEN_PR_REPLY))).toEqual([]);
   });

@@ -3,7 +3,8 @@ import { DEFAULT_REPO_CONFIG } from '../../../src/config/repo-config.js';
 import { isAutofixError, type AutofixError } from '../../../src/errors.js';
 import { countMessageTokens } from '../../../src/llm/count-tokens.js';
 import { createConfiguredLlm } from '../../../src/llm/create-configured-llm.js';
-import { budgetPauseOf, type CallEstimate, type SpendGuard } from '../../../src/llm/spend-guard.js';
+import type { CallEstimate, SpendGuard } from '../../../src/llm/spend-guard.js';
+import { capOf } from '../../../src/park-reason.js';
 import { silentLogger } from '../../../src/logger.js';
 import { budgetCapsOf } from '../../../src/runs/budget-caps.js';
 import { createMemorySpendLedger } from '../../../src/runs/memory-spend-ledger.js';
@@ -82,17 +83,14 @@ describe('the spend guard in the LLM client', () => {
     expect(err.message).toBe(
       'paused at $0.0060 of $0.01 during code; `/autofix continue` allows up to $0.01 more',
     );
-    expect(budgetPauseOf(err)).toMatchObject({
-      cap: { scope: 'run', limit: 0.01, spent: 0.006 },
-      model: 'gpt-4.1',
-      stage: 'code',
-    });
+    expect(capOf(err)).toEqual({ scope: 'run', limit: 0.01, spent: 0.006 });
+    expect(err.details).toMatchObject({ model: 'gpt-4.1', stage: 'code' });
   });
 
   it('counts what earlier stages used: a run that began near its cap stops sooner', async () => {
     const run = { ...aRun({ cost_budget_usd: 0.01 }), usage: { ...EMPTY_USAGE, costUsd: 0.005 } };
     const err = await failure(clientOf(run).client.chat(ask('write the change')));
-    expect(budgetPauseOf(err)?.cap).toEqual({ scope: 'run', limit: 0.01, spent: 0.005 });
+    expect(capOf(err)).toEqual({ scope: 'run', limit: 0.01, spent: 0.005 });
     expect(llm.chatRequests()).toHaveLength(0);
   });
 
@@ -136,7 +134,7 @@ describe('the spend guard in the LLM client', () => {
     await ledger.add({ installationId: 7, requester: 'bob' }, 4.999, NOW);
     const err = await failure(clientOf(run, { installationDailyUsd: 5 }).client.chat(ask('one')));
     expect(llm.chatRequests()).toHaveLength(0);
-    expect(budgetPauseOf(err)?.cap).toEqual({ scope: 'installation-day', limit: 5, spent: 4.999 });
+    expect(capOf(err)).toEqual({ scope: 'installation-day', limit: 5, spent: 4.999 });
     expect(err.message).toBe(
       "paused at $5.00 of the installation's daily budget of $5.00 during code; it resets at 00:00 UTC (in 8 h), and `/autofix continue` resumes the run once there is room",
     );
@@ -151,7 +149,7 @@ describe('the spend guard in the LLM client', () => {
     // 1700 used + the prompt + 1000 of max_tokens > 2500.
     const err = await failure(client.chat(ask('two', 'llama3.1:8b')));
     expect(llm.chatRequests()).toHaveLength(1);
-    expect(budgetPauseOf(err)?.cap).toEqual({ scope: 'run-tokens', limit: 2500, spent: 1700 });
+    expect(capOf(err)).toEqual({ scope: 'run-tokens', limit: 2500, spent: 1700 });
     expect(guard.used()).toMatchObject({ totalTokens: 1700, costUsd: 0, unpricedCalls: 1 });
     expect(
       (await ledger.read({ installationId: 7, requester: 'alice' }, NOW)).installationDayUsd,

@@ -145,9 +145,15 @@ describe('budgetCapHit', () => {
   it('gives one token_budget more per continue after a budget parking', () => {
     const caps2: BudgetCaps = { runTokens: 1000 };
     const resumes = [
-      { by: 'alice', at: 1, reason: 'budget' as const },
-      { by: 'alice', at: 2, reason: 'plan-approval' as const },
-      { by: 'bob', at: 3, reason: 'budget' as const },
+      { by: 'alice', at: 1, reason: 'budget' as const, key: 'comment:1', stage: 'code' as const },
+      {
+        by: 'alice',
+        at: 2,
+        reason: 'plan-approval' as const,
+        key: 'comment:2',
+        stage: 'code' as const,
+      },
+      { by: 'bob', at: 3, reason: 'budget' as const, key: 'comment:3', stage: 'pr' as const },
     ];
     expect(extraTokensOf({ resumes }, caps2)).toBe(2000);
   });

@@ -4,6 +4,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { createInstallationLimiter } from '../../../src/scheduler/installation-limiter.js';
 import { createRunIntake } from '../../../src/intake/run-intake.js';
 import { createRunRegistry } from '../../../src/runs/run-registry.js';
+import { createMemoryRunStore } from '../../../src/runs/memory-run-store.js';
 import type { StageQueues } from '../../../src/scheduler/stage-queues.js';
 import type { RunJobData } from '../../../src/runs/types.js';
 import { QueueUnavailableError } from '../../../src/scheduler/with-deadline.js';
@@ -75,6 +76,7 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
     const intake = createRunIntake({
       queues: {} as StageQueues,
       registry: slowRegistry,
+      runs: createMemoryRunStore(),
       log: silentLogger,
       timeoutMs: 50,
     });
@@ -98,9 +100,11 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
   it('takes the claim and the delivery record back when the first job cannot be enqueued', async () => {
     const registry = createRunRegistry(redis, prefix);
     const failing = { triage: { add: () => Promise.reject(new Error('OOM command not allowed')) } };
+    const runs = createMemoryRunStore();
     const intake = createRunIntake({
       queues: failing as unknown as StageQueues,
       registry,
+      runs,
       log: silentLogger,
     });
     const data = {
@@ -123,6 +127,8 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
       runId: 'run-x',
     });
     expect(await redis.get(`${prefix}:delivery:d-x`)).toBeNull();
+    // The run's record goes with it: nothing shows a run that never started.
+    await waitFor(async () => ((await runs.get('run-x')) === undefined ? true : undefined));
   });
 
   it('limits stage jobs per installation per window', async () => {

@@ -21,6 +21,7 @@ import type { Logger } from '../../../logger.js';
 import { snapshotOverrides } from '../../../pipeline/snapshot-overrides.js';
 import type { AppMetrics } from '../../../scheduler/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../../runs/types.js';
+import type { Run, RunUsage } from '../../../runs/run-record.js';
 import { jobIdFor } from '../../../runs/run-addressing.js';
 
 export interface AppStageDeps {
@@ -43,8 +44,8 @@ export function modelFor(job: RunJobData, settings: Settings, stage: StageName):
 }
 
 /** An LLM client for one stage: the run's remaining budget, tokens counted into /metrics. */
-export function stageLlm(job: RunJobData, stage: StageName, deps: AppStageDeps): LlmClient {
-  const used = job.status.usage?.totalTokens ?? 0;
+export function stageLlm(job: Run, stage: StageName, deps: AppStageDeps): LlmClient {
+  const used = job.usage.totalTokens;
   const llm = createConfiguredLlm(deps.settings, {
     budget: Math.max(1, job.config.token_budget - used),
     redact: deps.redact,
@@ -64,15 +65,29 @@ export function stageLlm(job: RunJobData, stage: StageName, deps: AppStageDeps):
   return llm;
 }
 
-/** The run's usage after this stage, for the status comment (and the next stage's budget). */
-export function usageAfter(
-  job: RunJobData,
-  llm: LlmClient,
-): { totalTokens: number; costUsd: number } {
+/** What the stage's calls used so far, as the run record counts it. */
+export function stageUsage(llm: LlmClient): { usage: RunUsage; models: string[] } {
+  const records = llm.usage.records();
   const totals = llm.usage.totals();
   return {
-    totalTokens: (job.status.usage?.totalTokens ?? 0) + totals.totalTokens,
-    costUsd: (job.status.usage?.costUsd ?? 0) + totals.cost,
+    usage: {
+      promptTokens: totals.promptTokens,
+      completionTokens: totals.completionTokens,
+      totalTokens: totals.totalTokens,
+      costUsd: totals.cost,
+      unpricedCalls: records.filter((r) => !r.priced).length,
+      maxCallCostUsd: records.reduce((max, r) => Math.max(max, r.cost), 0),
+    },
+    models: [...new Set(records.map((r) => r.model))],
+  };
+}
+
+/** The run's usage after this stage, for the status comment (and the next stage's budget). */
+export function usageAfter(job: Run, llm: LlmClient): { totalTokens: number; costUsd: number } {
+  const totals = llm.usage.totals();
+  return {
+    totalTokens: job.usage.totalTokens + totals.totalTokens,
+    costUsd: job.usage.costUsd + totals.cost,
   };
 }
 

@@ -36,6 +36,7 @@ import { runFactsFor } from './run-facts.js';
 import {
   modelFor,
   stageLlm,
+  stageUsage,
   usageAfter,
   withStageWorkspace,
   type AppStageDeps,
@@ -151,7 +152,13 @@ function stageProcessor<S extends StageName>(
         );
       },
     };
-    const result = await table[stage](env);
+    let result;
+    try {
+      result = await table[stage](env);
+    } finally {
+      const { usage, models } = stageUsage(llm);
+      ctx.recordUsage(usage, models);
+    }
     if (result.kind === 'stop') return { kind: 'stop', reason: result.reason };
     return {
       kind: 'continue',

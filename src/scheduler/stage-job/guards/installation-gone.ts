@@ -6,11 +6,10 @@ import type { StageJobGuard } from '../job-gate.js';
  * suspended, repository removed): the job ends here without asking for a token or posting
  * anything, and the run with it. A run accepted after a reinstall passes.
  */
-export const endRunOfGoneInstallation: StageJobGuard = async ({ rt, job, stage, log }) => {
-  const data = job.data;
+export const endRunOfGoneInstallation: StageJobGuard = async ({ rt, run: data, stage, log }) => {
   const since = await rt.registry.goneSince(data.installationId, data.repository.fullName);
   if (since === undefined || data.acceptedAt > since) return undefined;
-  await abandonRun(rt.registry, data, 'the installation or repository is gone');
+  await abandonRun(rt, data, 'the installation or repository is gone');
   rt.metrics.jobs.inc({ stage, outcome: 'abandoned' });
   log.info(
     { installationId: data.installationId, repo: data.repository.fullName },

@@ -7,19 +7,18 @@ import type { StageJobGuard } from '../job-gate.js';
  * idempotent, and never run the stage again.
  */
 export const completeEndedRun: StageJobGuard = async (gate) => {
-  const { rt, job, stage, log } = gate;
-  const data = job.data;
-  const ending = await rt.registry.ended(data.runId);
+  const { rt, run, stage, log } = gate;
+  const ending = run.ending;
   if (!ending) return undefined;
   // Nothing was reported, nor will be: the app lost the repository.
   if (ending.outcome === 'abandoned') return { stage, outcome: 'stop' };
   log.warn({ outcome: ending.outcome }, 'the run had ended: completing its report only');
   const client = await gate.client();
   if (ending.outcome === 'failed') {
-    await failRun(rt, data, client, ending.failure, log);
+    await failRun(rt, run, client, ending.failure, log);
     throw new UnrecoverableError(`${ending.failure.error.code}: run ended before`);
   }
-  const final = statusCommentFor({ ...data, status: ending.status }, client, log);
-  await finishRun(rt, data, client, final, log, ending.stop);
+  const final = statusCommentFor({ ...run, status: ending.status }, client, log);
+  await finishRun(rt, run, client, final, log, ending.stop);
   return { stage, outcome: ending.stop ? 'stop' : 'continue' };
 };

@@ -1,11 +1,12 @@
 /**
- * The checks every stage job passes, in order, before its stage runs. A new one (a money budget,
- * fair share between installations) is a file beside these and a line here.
+ * The checks every stage job passes, in order, before its stage runs. A new one is a file beside these
+ * and a line here.
  */
 import type { StageJobGuard } from '../job-gate.js';
 import { endRunOfGoneInstallation } from './installation-gone.js';
 import { delayOverInstallationLimit } from './installation-limit.js';
 import { completeEndedRun } from './run-ended.js';
+import { leaveParkedRun } from './run-parked.js';
 import { refuseWhileShuttingDown } from './shutting-down.js';
 
 export const STAGE_JOB_GUARDS: readonly StageJobGuard[] = [
@@ -13,4 +14,5 @@ export const STAGE_JOB_GUARDS: readonly StageJobGuard[] = [
   endRunOfGoneInstallation,
   delayOverInstallationLimit,
   completeEndedRun,
+  leaveParkedRun,
 ];
