@@ -5,7 +5,6 @@
  * then works once there is room again.
  */
 import type { BudgetCaps } from './budget-caps.js';
-import { continueGrantUsd } from './budget.js';
 import type { BudgetCapHit } from './run-record.js';
 import { spendPeriodsAt } from './spend-periods.js';
 
@@ -53,10 +52,14 @@ function capName(hit: BudgetCapHit, ctx: PauseContext): string {
   return ctx.requester ? `@${ctx.requester}'s daily budget` : "the requester's daily budget";
 }
 
+/**
+ * The sentence of a parking at `hit`. After a run cap, `/autofix continue` grants the run cap once
+ * more (`anotherCap`, run-transitions.ts): that is the amount it names.
+ */
 export function budgetPauseMessage(hit: BudgetCapHit, ctx: PauseContext): string {
   const proceed = `\`${ctx.command} continue\``;
   if (hit.scope === 'run')
-    return `paused at ${formatUsd(hit.spent)} of ${formatUsd(hit.limit)} ${ctx.place}; ${proceed} allows up to ${formatUsd(continueGrantUsd(ctx.caps))} more`;
+    return `paused at ${formatUsd(hit.spent)} of ${formatUsd(hit.limit)} ${ctx.place}; ${proceed} allows up to ${formatUsd(ctx.caps.runUsd ?? hit.limit)} more`;
   if (hit.scope === 'run-tokens')
     return `paused at ${tokens(hit.spent)} of ${tokens(hit.limit)} tokens ${ctx.place} (\`token_budget\`: the cap of models without a price, and of every model when no money cap is set); ${proceed} allows up to ${tokens(ctx.caps.runTokens)} more tokens`;
   return `paused at ${formatUsd(hit.spent)} of ${capName(hit, ctx)} of ${formatUsd(hit.limit)} ${ctx.place}; ${resetOf(hit.scope, ctx.now)}, and ${proceed} resumes the run once there is room`;

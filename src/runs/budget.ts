@@ -79,8 +79,3 @@ export function nextCallOfStage(usage: RunUsage): NextCall {
     priced: usage.unpricedCalls === 0 || usage.costUsd > 0,
   };
 }
-
-/** USD a `/autofix continue` adds to a run parked at its run cap: the run cap again. */
-export function continueGrantUsd(caps: BudgetCaps): number {
-  return caps.runUsd ?? 0;
-}
