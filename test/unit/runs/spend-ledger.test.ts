@@ -31,6 +31,8 @@ let redis: Redis;
 let prefix: string;
 /** One process's ledger, shared by the "workers" of a test as Redis is. */
 let memory: SpendLedger;
+/** Each Redis ledger of a test has its own connection, as separate workers do. */
+let connections: Redis[] = [];
 beforeAll(() => {
   redis = new Redis('redis://127.0.0.1:6379');
 });
@@ -41,11 +43,19 @@ beforeEach(() => {
 afterEach(async () => {
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length > 0) await redis.del(...keys);
+  for (const connection of connections) connection.disconnect();
+  connections = [];
 });
+
+function workerLedger(): SpendLedger {
+  const connection = new Redis('redis://127.0.0.1:6379');
+  connections.push(connection);
+  return createRedisSpendLedger(connection, prefix);
+}
 afterAll(() => redis.disconnect());
 
 describe.each([
-  ['Redis (real, unique prefix)', () => createRedisSpendLedger(redis, prefix)],
+  ['Redis (real, unique prefix)', workerLedger],
   ['memory', () => memory],
 ])('the spend ledger in %s', (_name, make: () => SpendLedger) => {
   it("adds a call's cost to the installation's day and month and to the requester's day", async () => {
