@@ -7,7 +7,9 @@ import {
 } from '../../../src/runs/budget.js';
 import { budgetCapsOf, type BudgetCaps } from '../../../src/runs/budget-caps.js';
 import { budgetPauseMessage, formatUsd } from '../../../src/runs/budget-message.js';
+import { createMemorySpendLedger } from '../../../src/runs/memory-spend-ledger.js';
 import { EMPTY_USAGE, type RunUsage } from '../../../src/runs/run-record.js';
+import { runBudgetHit } from '../../../src/runs/run-spend-guard.js';
 
 const NOTHING_SPENT = { installationDayUsd: 0, installationMonthUsd: 0, requesterDayUsd: 0 };
 const usage = (over: Partial<RunUsage>): RunUsage => ({ ...EMPTY_USAGE, ...over });
@@ -217,5 +219,34 @@ describe('the parking message', () => {
       '$1.00',
       '$12.00',
     ]);
+  });
+});
+
+describe('runBudgetHit (the check before a stage starts)', () => {
+  const run = {
+    installationId: 7,
+    sender: 'alice',
+    usage: usage({ costUsd: 0.5, maxCallCostUsd: 0.2 }),
+    extraBudgetUsd: 0,
+    resumes: [],
+  };
+  const NOON = Date.UTC(2026, 10, 28, 12);
+
+  it("stops a stage whose next call, as dear as the run's dearest, would cross a cap", async () => {
+    const ledger = createMemorySpendLedger();
+    const caps: BudgetCaps = { runUsd: 0.8, runTokens: 100_000, requesterDayUsd: 3 };
+    expect(await runBudgetHit(run, caps, ledger, nextCallOfStage(run.usage), NOON)).toBeUndefined();
+    await ledger.add({ installationId: 9, requester: 'ALICE' }, 2.9, NOON);
+    expect(await runBudgetHit(run, caps, ledger, nextCallOfStage(run.usage), NOON)).toEqual({
+      scope: 'requester-day',
+      limit: 3,
+      spent: 2.9,
+    });
+    const late = { ...run, usage: usage({ costUsd: 0.7, maxCallCostUsd: 0.2 }) };
+    expect(await runBudgetHit(late, caps, ledger, nextCallOfStage(late.usage), NOON)).toMatchObject(
+      {
+        scope: 'run',
+      },
+    );
   });
 });
