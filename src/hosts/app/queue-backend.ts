@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { DEFAULT_ADMISSION_RETRY } from '../../intake/admission-worker.js';
 import { checkRedis, type RedisCheck } from '../../scheduler/check-redis.js';
 import { createRunRegistry, type RunRegistry } from '../../runs/run-registry.js';
+import { createPrOutcomeStore, type PrOutcomeStore } from '../../runs/pr-outcomes.js';
 import {
   closeStageQueues,
   createStageQueues,
@@ -23,6 +24,8 @@ export interface QueueBackend {
   /** Triggers waiting for admission (the first job of every run). */
   triggers: Queue<TriggerJobData>;
   registry: RunRegistry;
+  /** What became of the app's PRs (merged, closed, reverted). */
+  outcomes: PrOutcomeStore;
   check: RedisCheck;
   close(): Promise<void>;
 }
@@ -59,6 +62,7 @@ export async function openQueueBackend(options: {
     queues,
     triggers,
     registry: createRunRegistry(redis, options.prefix),
+    outcomes: createPrOutcomeStore(redis, options.prefix),
     check,
     async close() {
       await Promise.all([closeStageQueues(queues), triggers.close()]);

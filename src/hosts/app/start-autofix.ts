@@ -214,6 +214,7 @@ function httpHandlers(s: Startup, started: StartedWorkers): HttpHandler[] {
       triggers: backend.triggers,
       queues: backend.queues,
       registry: backend.registry,
+      outcomes: backend.outcomes,
       password: options.adminPassword,
       ...(s.proxyUrl ? { relay: new URL(s.proxyUrl).origin } : {}),
     }),
