@@ -249,6 +249,7 @@ async function startWebServer(
         registry: s.backend.registry,
         ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
       }),
+      outcomes: s.backend.outcomes,
       metrics: options.metrics,
     }),
   );
@@ -295,6 +296,7 @@ function startAdmission(s: Startup): AdmissionWorker {
       permissions: createPermissionChecker({ ttlMs: options.permissionCacheMs }),
       identity: s.identity,
       locks: backend.registry,
+      outcomes: backend.outcomes,
       metrics,
     }),
     log,
