@@ -75,6 +75,20 @@ export function mergeRate(o: Pick<RepoOutcomes, 'merged' | 'closed' | 'reverted'
   return decided === 0 ? undefined : o.merged / decided;
 }
 
+/**
+ * The moves an outcome may make (`from>to`, an empty `from`: none yet): forward only, a revert of a
+ * merge. The Lua script below and any fake of the store read this one list.
+ */
+export const OUTCOME_MOVES: readonly string[] = [
+  '>closed',
+  '>merged',
+  'closed>merged',
+  'merged>reverted',
+];
+
+export const canMove = (from: PrOutcome | undefined, to: PrOutcome): boolean =>
+  OUTCOME_MOVES.includes(`${from ?? ''}>${to}`);
+
 /*
  * KEYS: the run's hash, the PR's key, the merge commit's key, the repository's and the
  * repositories' sorted sets. ARGV: run id, repo, PR, outcome, at, merge sha ('' = none), ttl,
@@ -82,7 +96,7 @@ export function mergeRate(o: Pick<RepoOutcomes, 'merged' | 'closed' | 'reverted'
  */
 const DECIDE = `
 local prev = redis.call('HGET', KEYS[1], 'outcome') or ''
-local moves = { ['>closed'] = 1, ['>merged'] = 1, ['closed>merged'] = 1, ['merged>reverted'] = 1 }
+local moves = { ${OUTCOME_MOVES.map((m) => `['${m}'] = 1`).join(', ')} }
 if not moves[prev .. '>' .. ARGV[4]] then return 0 end
 local ttl = ARGV[7]
 if ARGV[4] == 'reverted' then
