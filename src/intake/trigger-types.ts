@@ -26,7 +26,8 @@ export interface TriggerJobData {
    * What makes this trigger itself, whatever delivery carried it: `comment:<id>` for a command,
    * `label:<repo id>#<issue>:<label>@<issue updated_at>` for a label,
    * `ci:<repo id>#<pr>@<head sha>:<event>:<id>` for a CI completion (the run it may start is keyed
-   * by the head alone, so a head gets one repair whichever event saw it first). A redelivery, or the same
+   * by the head alone, so a head gets one repair whichever event saw it first),
+   * `closed:<repo id>#<pr>@<closed_at>` for a closed PR. A redelivery, or the same
    * signed body re-sent with a new delivery id, has the same key and starts nothing new.
    */
   triggerKey: string;
