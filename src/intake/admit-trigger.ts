@@ -11,6 +11,7 @@
  * a reply posted once.
  */
 import type { RepoConfig } from '../config/repo-config.js';
+import { DEFAULT_BRANCH_PREFIX } from '../git/branch-name.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
@@ -19,6 +20,7 @@ import type { TriggerJobData } from './trigger-types.js';
 import { admitCiFailure, type CiAdmissionResult } from './admit-ci-failure.js';
 import { admitRerun } from './admit-rerun.js';
 import { admitRunCommand, runCommandOf, type RunCommandResult } from './admit-run-command.js';
+import { admitPullOutcome, type OutcomeAdmissionResult } from './admit-pull-outcome.js';
 import { buildRunJob, type BuildRunJobInput } from './build-run-job.js';
 import { findOpenIssuePull } from './find-open-issue-pull.js';
 import { parseCommand } from './parse-command.js';
@@ -33,6 +35,7 @@ export type AdmissionResult =
   | StartResult
   | CiAdmissionResult
   | RunCommandResult
+  | OutcomeAdmissionResult
   | 'ignored'
   | 'unauthorized'
   | 'config-invalid'
@@ -69,6 +72,11 @@ async function admit(
 ): Promise<AdmissionResult> {
   const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
   const loaded = await deps.configs.load(octokit, repo, t.repository.default_branch);
+  if (t.closed) {
+    // An outcome is recorded whatever the config's state: a typo must not lose a merge.
+    const prefix = loaded.ok ? loaded.config.branch_prefix : DEFAULT_BRANCH_PREFIX;
+    return admitPullOutcome(deps, { ...t, closed: t.closed }, octokit, log, prefix);
+  }
   if (t.ci) {
     // Nobody is waiting on a CI completion: an invalid config ends it quietly (logged).
     if (!loaded.ok) {
