@@ -190,7 +190,10 @@ export interface Settings {
    * deliveries that failed (0 = never).
    */
   reconcileIntervalMs: number;
-  /** The operator's money caps (README, Budgets); a repository's `cost_budget_usd` is bounded by `maxRunUsd`. */
+  /**
+   * The operator's money caps (README, Budgets in money); a repository's `cost_budget_usd` is
+   * bounded by `maxRunUsd`.
+   */
   costCaps: OperatorCostCaps;
   /** `MODEL_PRICES_FILE`: prices added to (or replacing) the defaults of `llm/prices.ts`. */
   modelPrices: PriceTable;

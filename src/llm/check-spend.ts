@@ -11,7 +11,7 @@ import type { UsageTracker } from './usage-tracker.js';
 export interface SpendCheck {
   usage: UsageTracker;
   guard?: SpendGuard | undefined;
-  /** Share of the local prompt count taken as certain for the token budget (the server may count fewer). */
+  /** Share of the local prompt count taken as certain for the token budget (servers count fewer). */
   certainty: number;
 }
 

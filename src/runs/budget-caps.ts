@@ -10,7 +10,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 export interface BudgetCaps {
   /** USD per run (before a maintainer's `/autofix continue` adds to it); none when absent. */
   runUsd?: number;
-  /** Tokens per run: the cap of models without a price, and of every call when `runUsd` is absent. */
+  /** Tokens per run: the cap of models without a price, and of every call without `runUsd`. */
   runTokens: number;
   installationDayUsd?: number;
   installationMonthUsd?: number;

@@ -9,7 +9,7 @@ import type { BudgetCapHit } from './run-record.js';
 import { spendPeriodsAt } from './spend-periods.js';
 
 export interface PauseContext {
-  /** Where the run stands: `after plan` (before a stage), `during code` (a call refused mid-stage). */
+  /** Where the run stands: `after plan` (before a stage), `during code` (a call refused). */
   place: string;
   caps: BudgetCaps;
   /** The repository's command (`config.command`). */

@@ -32,7 +32,7 @@ export interface NextCall {
   priced: boolean;
 }
 
-/** Whether adding `next` to `spent` goes over `limit`, counted in micro-dollars (no float drift). */
+/** Whether `spent` + `next` goes over `limit`, in micro-dollars (no float drift). */
 const crossesUsd = (spent: number, next: number, limit: number): boolean =>
   toMicros(spent) + toMicros(next) > toMicros(limit);
 

@@ -40,7 +40,7 @@ const scopeOf = (run: Pick<Run, 'installationId' | 'sender'>): SpendScope => ({
   requester: run.sender,
 });
 
-/** The cap `next` would cross for `run` now, with the ledger's current figures; undefined: go on. */
+/** The cap `next` would cross for `run` now, with the ledger's figures; undefined: go on. */
 export async function runBudgetHit(
   run: Pick<Run, 'installationId' | 'sender' | 'usage' | 'extraBudgetUsd' | 'resumes'>,
   caps: BudgetCaps,
