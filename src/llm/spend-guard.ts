@@ -4,19 +4,12 @@
  * guard (`runs/run-spend-guard.ts`) answers from the run's record and the spend ledger; here is
  * only the shape, the estimate and the error the client throws when the guard says no.
  */
+import type { BudgetCapHit } from '../contracts.js';
 import { AutofixError } from '../errors.js';
 import { countMessageTokens } from './count-tokens.js';
 import type { CallUsage, ChatRequest } from './types.js';
 
 type Priced = { cost: number; priced: boolean };
-
-/** The cap a call would cross (kept in the run's parking, `runs/run-record.ts`). */
-export interface BudgetCapHit {
-  scope: 'run' | 'installation-day' | 'installation-month' | 'requester-day' | 'run-tokens';
-  /** USD, or tokens for `run-tokens`. */
-  limit: number;
-  spent: number;
-}
 
 /** What the next call is expected to cost, before it is sent. */
 export interface CallEstimate {

@@ -6,9 +6,10 @@
  * run through a `RunStore` (Redis for the app, memory for `autofix run`). The status comment, the
  * status page and the run page all render from this record.
  */
-import type { RouteName, StageName } from '../contracts.js';
+import type { BudgetCapHit, ParkReason, RouteName, StageName } from '../contracts.js';
+
+export type { BudgetCapHit, ParkReason } from '../contracts.js';
 import type { StatusFacts } from '../github/types.js';
-import type { BudgetCapHit } from '../llm/spend-guard.js';
 import type { RunFailure, RunJobData } from './types.js';
 
 /** A stage job's payload: which run. The stage is the job's queue. */
@@ -52,15 +53,6 @@ export interface StageRecord {
   usage?: RunUsage;
 }
 
-/** Why a run waits. */
-export type ParkReason =
-  /** `plan_approval`: a write-access user answers `/autofix approve` or `/autofix plan …`. */
-  | 'plan-approval'
-  /** The next call would cross a money (or, for unpriced models, token) cap. */
-  | 'budget'
-  /** The LLM endpoint stayed unavailable past its retries. */
-  | 'llm-unavailable';
-
 export interface RunParking {
   reason: ParkReason;
   /** The stage that runs when the run resumes (its earlier stages never run again). */
@@ -73,9 +65,6 @@ export interface RunParking {
   /** For a budget parking: which cap, and what it was when the run parked. */
   cap?: BudgetCapHit;
 }
-
-/** The cap a parked run met: defined with the LLM client's spend guard, which refuses the call. */
-export type { BudgetCapHit };
 
 export interface RunResumption {
   /** The login that resumed the run. */
