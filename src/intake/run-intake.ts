@@ -7,6 +7,7 @@
 import type { Logger } from '../logger.js';
 import { jobIdFor, stagesOf } from '../runs/run-addressing.js';
 import { runKeyOf, type RunRegistry } from '../runs/run-registry.js';
+import { addStageJob } from '../scheduler/fair-share/add-stage-job.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
 import type { RunJobData } from '../runs/types.js';
 import { createDeadline, type Deadline } from '../scheduler/with-deadline.js';
@@ -65,7 +66,7 @@ export function createRunIntake(options: {
     // Issued together, the enqueue and the delivery record share one round trip (ioredis
     // pipelines commands sent before the first answer). An enqueue that fails for good takes
     // the record and the claim back, so the redelivery GitHub sends after the 503 runs.
-    const adding = queues[first].add(first, data, { jobId });
+    const adding = addStageJob(queues, first, data, jobId, data.installationId);
     const marking = registry.markDelivered([data.triggerKey, data.deliveryId], data.runId);
     const undo = (): void => {
       registry.forget([data.triggerKey, data.deliveryId], key, data.runId).catch(() => undefined);

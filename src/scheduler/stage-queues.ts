@@ -1,10 +1,14 @@
-/** The four stage queues, sharing one producer connection and one key prefix. */
-import { Queue, type JobsOptions } from 'bullmq';
+/**
+ * The stage queues, sharing one producer connection and one key prefix; their jobs are ordered
+ * fairly between installations (fair-share/), and queued only through `addStageJob`.
+ */
+import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { byStage } from '../contracts.js';
-import { STAGES, type RunJobData, type StageName } from '../runs/types.js';
+import { STAGES, type StageName } from '../runs/types.js';
+import { StageQueue, type JobOrder } from './fair-share/stage-queue.js';
 
-export type StageQueues = Record<StageName, Queue<RunJobData>>;
+export type StageQueues = Record<StageName, StageQueue>;
 
 export interface RetryPolicy {
   /** Attempts per stage job, the first included. */
@@ -29,9 +33,10 @@ export function createStageQueues(
   connection: Redis,
   prefix: string,
   retry: RetryPolicy = DEFAULT_RETRY,
+  order: JobOrder = 'fair',
 ): StageQueues {
-  const make = (name: StageName): Queue<RunJobData> =>
-    new Queue<RunJobData>(name, { connection, prefix, defaultJobOptions: jobOptions(retry) });
+  const make = (name: StageName): StageQueue =>
+    new StageQueue(name, { connection, prefix, defaultJobOptions: jobOptions(retry), order });
   return byStage(make);
 }
 

@@ -1,5 +1,6 @@
 import type { InstallationClient } from '../../github/installation-auth.js';
 import { finishRun } from '../../runs/end-run.js';
+import { addStageJob } from '../fair-share/add-stage-job.js';
 import { jobIdFor, nextStage } from '../../runs/run-addressing.js';
 import type { RunJobData, StageOutcome } from '../../runs/types.js';
 import type { JobGate, StageJobResult } from './job-gate.js';
@@ -35,6 +36,6 @@ export async function advanceRun(
   const commentId = rt.status.commentId(data.runId) ?? data.statusCommentId;
   if (commentId !== undefined) nextData.statusCommentId = commentId;
   const nextId = jobIdFor(data.runId, next);
-  await rt.queues[next].add(next, nextData, { jobId: nextId });
+  await addStageJob(rt.queues, next, nextData, nextId, data.installationId);
   return { stage, outcome: 'continue', next: nextId };
 }

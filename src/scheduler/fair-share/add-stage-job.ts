@@ -1,0 +1,20 @@
+import type { Job } from 'bullmq';
+import type { RunJobData, StageName } from '../../runs/types.js';
+import type { StageQueues } from '../stage-queues.js';
+
+/**
+ * The one way a stage job is queued (a run's first stage at intake, each next stage after the one
+ * before): with the priority that gives installations a fair share of the stage's queue. BullMQ
+ * takes a job without priority before every prioritized one, so no stage job is added otherwise.
+ */
+export async function addStageJob(
+  queues: StageQueues,
+  stage: StageName,
+  data: RunJobData,
+  jobId: string,
+  installationId: number,
+): Promise<Job<RunJobData>> {
+  const queue = queues[stage];
+  const priority = await queue.priorityOf(installationId, jobId);
+  return queue.add(stage, data, { jobId, priority });
+}

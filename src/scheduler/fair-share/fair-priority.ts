@@ -1,0 +1,97 @@
+/**
+ * Fair share between installations on one stage queue, as BullMQ priorities (BullMQ's open-source
+ * edition has no groups; a lower priority number is taken first, equal ones in the order added).
+ *
+ * Each installation's jobs are numbered in rounds: a job's priority is one more than the larger of
+ * the queue's current round and the installation's last job. So the first job every installation
+ * has waiting shares one round, the second the next, and so on: an installation with 50 queued
+ * jobs holds 50 rounds, and a newcomer's job lands in the round served next, behind at most one
+ * job of each other installation (start-time fair queueing, with the round as virtual time).
+ *
+ * Not a count of waiting jobs: a job numbered by its installation's backlog keeps that number, and
+ * a long-waiting installation would fall behind every newcomer for ever. The current round comes
+ * from BullMQ's own set of waiting jobs (the smallest priority waiting, less one), never from a
+ * counter we keep in step, so nothing needs undoing when a job starts, fails or is removed, and a
+ * crash between numbering and adding leaves at most a skipped round for one installation. What is
+ * kept (`<prefix>:fair:<stage>`: the round, the largest number given, each installation's last) is
+ * only read against that round, and is pruned whenever the queue is idle.
+ */
+import type { Redis } from 'ioredis';
+
+/** BullMQ accepts priorities 1 … 2^21 − 1. */
+export const MAX_PRIORITY = 2 ** 21 - 1;
+
+/** Numbers restart from 1 at the first idle moment past this (far from MAX_PRIORITY). */
+export const RENUMBER_AFTER = 2 ** 20;
+
+/** Kept state expires when a queue is not used for this long. */
+const STATE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * KEYS: 1 our state (hash), 2 BullMQ's prioritized set, 3 wait, 4 active, 5 delayed, 6 paused,
+ * 7 the job's own hash. ARGV: 1 installation id, 2 max priority, 3 renumber after, 4 TTL ms.
+ * A job that exists already (the same id added again after a crash) keeps its number.
+ */
+const NEXT_PRIORITY = `
+local existing = redis.call('HGET', KEYS[7], 'priority')
+if existing and tonumber(existing) > 0 then return tonumber(existing) end
+local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
+local idle = redis.call('ZCARD', KEYS[2]) + redis.call('LLEN', KEYS[3]) + redis.call('LLEN', KEYS[4])
+  + redis.call('ZCARD', KEYS[5]) + redis.call('LLEN', KEYS[6]) == 0
+if idle then
+  redis.call('DEL', KEYS[1])
+  if top >= tonumber(ARGV[3]) then top = 0 end
+end
+local round = tonumber(redis.call('HGET', KEYS[1], 'round') or tostring(top))
+local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if first[2] then
+  round = math.max(round, math.floor(tonumber(first[2]) / 4294967296) - 1)
+else
+  round = math.max(round, top)
+end
+local field = 'i:' .. ARGV[1]
+local last = tonumber(redis.call('HGET', KEYS[1], field) or '0')
+local priority = math.min(math.max(round, last) + 1, tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], 'round', round, 'top', math.max(top, priority), field, priority)
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return priority
+`;
+
+type Scripted = Redis & {
+  autofixFairPriority(...args: (string | number)[]): Promise<number>;
+};
+
+/** Where a stage queue's fair-share state lives, under the app's key prefix. */
+export function fairShareKey(prefix: string, stage: string): string {
+  return `${prefix}:fair:${stage}`;
+}
+
+/**
+ * The priority of job `jobId` of `installationId` on one queue, whose BullMQ keys `toKey` names
+ * (BullMQ's `queue.toKey`: a state's key, or a job's own hash by its id). Atomic: concurrent
+ * producers in any process get distinct rounds.
+ */
+export function createFairPriority(
+  redis: Redis,
+  stateKey: string,
+  toKey: (type: string) => string,
+): (installationId: number, jobId: string) => Promise<number> {
+  const r = redis as Scripted;
+  if (typeof r.autofixFairPriority !== 'function') {
+    redis.defineCommand('autofixFairPriority', { numberOfKeys: 7, lua: NEXT_PRIORITY });
+  }
+  return (installationId, jobId) =>
+    r.autofixFairPriority(
+      stateKey,
+      toKey('prioritized'),
+      toKey('wait'),
+      toKey('active'),
+      toKey('delayed'),
+      toKey('paused'),
+      toKey(jobId),
+      String(installationId),
+      MAX_PRIORITY,
+      RENUMBER_AFTER,
+      STATE_TTL_MS,
+    );
+}

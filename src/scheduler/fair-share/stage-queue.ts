@@ -1,0 +1,32 @@
+/**
+ * A stage queue: BullMQ's queue that also knows how its jobs are ordered between installations.
+ * `fair` (the app's) numbers each job by fair-priority.ts; `fifo` gives every job priority 1,
+ * which BullMQ takes in the order added: the order before fair share, kept for the benchmark.
+ */
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { RunJobData, StageName } from '../../runs/types.js';
+import { createFairPriority, fairShareKey } from './fair-priority.js';
+
+export type JobOrder = 'fair' | 'fifo';
+
+export interface StageQueueOptions {
+  connection: Redis;
+  prefix: string;
+  defaultJobOptions: JobsOptions;
+  order: JobOrder;
+}
+
+export class StageQueue extends Queue<RunJobData> {
+  /** The priority a job of `installationId` with id `jobId` gets on this queue. */
+  readonly priorityOf: (installationId: number, jobId: string) => Promise<number>;
+
+  constructor(name: StageName, options: StageQueueOptions) {
+    const { order, ...queueOptions } = options;
+    super(name, queueOptions);
+    this.priorityOf =
+      order === 'fair'
+        ? createFairPriority(options.connection, fairShareKey(options.prefix, name), this.toKey)
+        : () => Promise.resolve(1);
+  }
+}
