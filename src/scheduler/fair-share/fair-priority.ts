@@ -9,12 +9,13 @@
  * job of each other installation (start-time fair queueing, with the round as virtual time).
  *
  * Not a count of waiting jobs: a job numbered by its installation's backlog keeps that number, and
- * a long-waiting installation would fall behind every newcomer for ever. The current round comes
- * from BullMQ's own set of waiting jobs (the smallest priority waiting, less one), never from a
- * counter we keep in step, so nothing needs undoing when a job starts, fails or is removed, and a
- * crash between numbering and adding leaves at most a skipped round for one installation. What is
- * kept (`<prefix>:fair:<stage>`: the round, the largest number given, each installation's last) is
- * only read against that round, and is pruned whenever the queue is idle.
+ * a long-waiting installation would fall behind every newcomer for ever. The current round is the
+ * smallest number waiting, less one: read from BullMQ's own set of waiting jobs and from the
+ * numbers given to jobs whose add has not landed yet (`pending`, dropped once the job exists, or
+ * after a minute: its producer died). Nothing is kept in step with the jobs, so nothing needs
+ * undoing when a job starts, fails or is removed; what is kept (`<prefix>:fair:<stage>`: the
+ * largest number given, each installation's last) is only read against the round, and is pruned
+ * whenever the queue is idle.
  */
 import type { Redis } from 'ioredis';
 
@@ -24,36 +25,48 @@ export const MAX_PRIORITY = 2 ** 21 - 1;
 /** Numbers restart from 1 at the first idle moment past this (far from MAX_PRIORITY). */
 export const RENUMBER_AFTER = 2 ** 20;
 
+/** A number given this long ago to a job that never appeared is given up (its producer died). */
+const PENDING_FOR_MS = 60_000;
+
 /** Kept state expires when a queue is not used for this long. */
 const STATE_TTL_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * KEYS: 1 our state (hash), 2 BullMQ's prioritized set, 3 wait, 4 active, 5 delayed, 6 paused,
- * 7 the job's own hash. ARGV: 1 installation id, 2 max priority, 3 renumber after, 4 TTL ms.
+ * KEYS: 1 our state (hash), 2 our pending numbers (sorted set of `<ms>|<job key>`), 3 BullMQ's
+ * prioritized set, 4 wait, 5 active, 6 delayed, 7 paused, 8 the job's own hash.
+ * ARGV: 1 installation id, 2 max priority, 3 renumber after, 4 state TTL, 5 now, 6 pending for.
  * A job that exists already (the same id added again after a crash) keeps its number.
  */
 const NEXT_PRIORITY = `
-local existing = redis.call('HGET', KEYS[7], 'priority')
+local existing = redis.call('HGET', KEYS[8], 'priority')
 if existing and tonumber(existing) > 0 then return tonumber(existing) end
+local now = tonumber(ARGV[5])
+for _, entry in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  local at, job = string.match(entry, '^(%d+)|(.*)$')
+  if redis.call('EXISTS', job) == 1 or tonumber(at) < now - tonumber(ARGV[6]) then
+    redis.call('ZREM', KEYS[2], entry)
+  end
+end
 local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
-local idle = redis.call('ZCARD', KEYS[2]) + redis.call('LLEN', KEYS[3]) + redis.call('LLEN', KEYS[4])
-  + redis.call('ZCARD', KEYS[5]) + redis.call('LLEN', KEYS[6]) == 0
-if idle then
+local queued = redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])
+  + redis.call('LLEN', KEYS[4]) + redis.call('LLEN', KEYS[5]) + redis.call('ZCARD', KEYS[6])
+  + redis.call('LLEN', KEYS[7])
+if queued == 0 then
   redis.call('DEL', KEYS[1])
   if top >= tonumber(ARGV[3]) then top = 0 end
 end
-local round = tonumber(redis.call('HGET', KEYS[1], 'round') or tostring(top))
-local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-if first[2] then
-  round = math.max(round, math.floor(tonumber(first[2]) / 4294967296) - 1)
-else
-  round = math.max(round, top)
-end
+local round = top
+local waiting = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+if waiting[2] then round = math.floor(tonumber(waiting[2]) / 4294967296) - 1 end
+local held = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if held[2] then round = math.min(round, tonumber(held[2]) - 1) end
 local field = 'i:' .. ARGV[1]
 local last = tonumber(redis.call('HGET', KEYS[1], field) or '0')
 local priority = math.min(math.max(round, last) + 1, tonumber(ARGV[2]))
-redis.call('HSET', KEYS[1], 'round', round, 'top', math.max(top, priority), field, priority)
+redis.call('HSET', KEYS[1], 'top', math.max(top, priority), field, priority)
+redis.call('ZADD', KEYS[2], priority, now .. '|' .. KEYS[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return priority
 `;
 
@@ -78,11 +91,12 @@ export function createFairPriority(
 ): (installationId: number, jobId: string) => Promise<number> {
   const r = redis as Scripted;
   if (typeof r.autofixFairPriority !== 'function') {
-    redis.defineCommand('autofixFairPriority', { numberOfKeys: 7, lua: NEXT_PRIORITY });
+    redis.defineCommand('autofixFairPriority', { numberOfKeys: 8, lua: NEXT_PRIORITY });
   }
   return (installationId, jobId) =>
     r.autofixFairPriority(
       stateKey,
+      `${stateKey}:pending`,
       toKey('prioritized'),
       toKey('wait'),
       toKey('active'),
@@ -93,5 +107,7 @@ export function createFairPriority(
       MAX_PRIORITY,
       RENUMBER_AFTER,
       STATE_TTL_MS,
+      Date.now(),
+      PENDING_FOR_MS,
     );
 }
