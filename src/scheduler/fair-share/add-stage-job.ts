@@ -15,6 +15,9 @@ export async function addStageJob(
   installationId: number,
 ): Promise<Job<RunJobData>> {
   const queue = queues[stage];
-  const priority = await queue.priorityOf(installationId, jobId);
-  return queue.add(stage, data, { jobId, priority });
+  const priority = await queue.priorities.next(installationId, jobId);
+  const job = await queue.add(stage, data, { jobId, priority });
+  // Not awaited: until it lands the number only holds its round a moment longer.
+  queue.priorities.landed(jobId).catch(() => undefined);
+  return job;
 }

@@ -6,7 +6,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RunJobData, StageName } from '../../runs/types.js';
-import { createFairPriority, fairShareKey } from './fair-priority.js';
+import { createFairPriority, fairShareKey, type FairPriority } from './fair-priority.js';
 
 export type JobOrder = 'fair' | 'fifo';
 
@@ -18,15 +18,15 @@ export interface StageQueueOptions {
 }
 
 export class StageQueue extends Queue<RunJobData> {
-  /** The priority a job of `installationId` with id `jobId` gets on this queue. */
-  readonly priorityOf: (installationId: number, jobId: string) => Promise<number>;
+  /** How this queue numbers its jobs (`fifo`: all 1). */
+  readonly priorities: FairPriority;
 
   constructor(name: StageName, options: StageQueueOptions) {
     const { order, ...queueOptions } = options;
     super(name, queueOptions);
-    this.priorityOf =
+    this.priorities =
       order === 'fair'
         ? createFairPriority(options.connection, fairShareKey(options.prefix, name), this.toKey)
-        : () => Promise.resolve(1);
+        : { next: () => Promise.resolve(1), landed: () => Promise.resolve() };
   }
 }

@@ -99,7 +99,7 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
     const registry = createRunRegistry(redis, prefix);
     const failing = {
       triage: {
-        priorityOf: () => Promise.resolve(1),
+        priorities: { next: () => Promise.resolve(1) },
         add: () => Promise.reject(new Error('OOM command not allowed')),
       },
     };
