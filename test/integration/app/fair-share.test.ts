@@ -1,5 +1,6 @@
 import type { StageContext, StageOutcome, StageOutputMap } from '../../../src/runs/types.js';
 import { STAGES } from '../../../src/contracts.js';
+import { underLoad } from '../../helpers/deadlines.js';
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { startHarness, waitFor, type Harness } from './harness.js';
 
@@ -142,7 +143,7 @@ describe('fair share between installations', () => {
     await queueRunsOfA(before, gate);
     const startedBefore = new Set(triageOf(before, A).map((c) => c.runId));
     // The held triage is interrupted and handed back to the queue; nothing else ran.
-    expect((await before.app.stop(5000)).forced).toBe(false);
+    expect((await before.app.stop(underLoad(5000))).forced).toBe(false);
 
     const after = await startHarness({
       prefix: before.prefix,
