@@ -102,6 +102,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   WEBHOOK_PROXY_URL: url(['http:', 'https:']),
+  PUBLIC_URL: url(['http:', 'https:']),
   AUTOFIX_ENV_FILE: optionalString,
   AUTOFIX_NETWORK_ALLOW: z.preprocess(
     emptyToUndefined,
@@ -164,6 +165,11 @@ export interface Settings {
    * deliveries that failed (0 = never).
    */
   reconcileIntervalMs: number;
+  /**
+   * `PUBLIC_URL`: how people reach `serve` (run-page links in comments); unset, no link is
+   * printed.
+   */
+  publicUrl?: string;
   /** Every secret value, for the redactor. */
   secrets: string[];
 }
@@ -313,6 +319,7 @@ export function readSettings(
   if (openaiApiKey.value) settings.openaiApiKey = openaiApiKey.value;
   if (e.OPENAI_BASE_URL) settings.openaiBaseUrl = e.OPENAI_BASE_URL;
   if (e.HOST) settings.host = e.HOST;
+  if (e.PUBLIC_URL) settings.publicUrl = e.PUBLIC_URL;
   if (adminPassword.value) settings.adminPassword = adminPassword.value;
   return settings;
 }

@@ -10,6 +10,7 @@ import type { RunFailedHook, StageProcessors } from '../runs/types.js';
 import type { Run, RunStore } from '../runs/run-record.js';
 import type { ParkReason } from '../runs/run-record.js';
 import type { StageName } from '../contracts.js';
+import type { RunPageLinks } from '../runs/run-page-link.js';
 
 export interface StageRuntime {
   processors: StageProcessors;
@@ -33,6 +34,8 @@ export interface StageRuntime {
   redact: (text: string) => string;
   limiter?: InstallationLimiter;
   onRunFailed?: RunFailedHook;
+  /** The run page's signed links (PUBLIC_URL set): status comments name the run's page. */
+  runPage?: Pick<RunPageLinks, 'urlOf'>;
   /** Aborted when the worker pool shuts down. */
   shutdown: AbortSignal;
 }

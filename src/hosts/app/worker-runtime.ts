@@ -7,6 +7,7 @@ import { createInstallationLimiter, type RateLimit } from '../../scheduler/insta
 import type { AppMetrics } from '../../scheduler/metrics.js';
 import type { RunFailedHook, StageProcessors } from '../../runs/types.js';
 import { createStatusPublisher } from '../../runs/status-publisher.js';
+import type { RunPageLinks } from '../../runs/run-page-link.js';
 import {
   startWorkerPool,
   type StageConcurrency,
@@ -25,6 +26,8 @@ export interface WorkerSettings {
   /** Status comment publishing (status-publisher.ts); tests shorten them. */
   statusDebounceMs?: number;
   statusCreateAfterMs?: number;
+  /** The run page's signed links (PUBLIC_URL set): status comments name the run's page. */
+  runPage?: Pick<RunPageLinks, 'urlOf'>;
 }
 
 export function startWorkers(options: {
@@ -68,6 +71,7 @@ export function startWorkers(options: {
         ? { limiter: createInstallationLimiter(backend.redis, options.prefix, settings.rateLimit) }
         : {}),
       ...(settings.onRunFailed ? { onRunFailed: settings.onRunFailed } : {}),
+      ...(settings.runPage ? { runPage: settings.runPage } : {}),
     },
   });
 }

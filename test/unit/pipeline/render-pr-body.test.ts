@@ -57,6 +57,14 @@ describe('renderPrBody', () => {
     expect(body).not.toContain('[!WARNING]');
   });
 
+  it('links the run page beside the run id when it has a link', () => {
+    const url = 'https://autofix.example.com/runs/run-1?expires=1&sig=abc_-';
+    expect(renderPrBody({ ...input, runId: 'run-1', runPage: url })).toContain(
+      `- Run: \`run-1\` ([run page](<${url}>))`,
+    );
+    expect(renderPrBody({ ...input, runId: 'run-1' })).not.toContain('run page');
+  });
+
   it('is deterministic', () => {
     expect(renderPrBody(input)).toBe(renderPrBody(structuredClone(input)));
   });
