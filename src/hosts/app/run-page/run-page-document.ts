@@ -16,7 +16,7 @@ const STYLE = [
   'code{background:#f6f8fa;padding:0 0.25rem}',
   'pre{background:#f6f8fa;border:1px solid #d0d7de;padding:0.5rem;overflow:auto;max-height:32rem;white-space:pre;font-size:13px}',
   '.meta{color:#59636e}.note{color:#59636e;font-style:italic}',
-  '.outcome{border:1px solid;border-radius:6px;padding:0.5rem 1rem;margin:1rem 0}',
+  '.outcome{border:1px solid;border-radius:6px;padding:0.5rem 1rem;margin:1rem 0}.outcome h2{margin-top:0.5rem;border:0}',
   '.succeeded{background:#dafbe1;border-color:#4ac26b}.failed{background:#ffebe9;border-color:#ff8182}',
   '.stopped,.abandoned,.running{background:#f6f8fa;border-color:#d0d7de}.parked{background:#fff8c5;border-color:#d4a72c}',
   '.pass{color:#1a7f37;font-weight:600}.fail{color:#d1242f;font-weight:600}',

@@ -86,13 +86,17 @@ export function validationSection(run: Run): SafeHtml {
   </section>`;
 }
 
+/**
+ * One line of the diff, coloured by kind. Its line break is interpolated as text by the caller:
+ * Prettier's formatting of `html` templates turns a line break written inside one into a space.
+ */
 function diffLine(line: string): SafeHtml {
   if (line.startsWith('+') && !line.startsWith('+++'))
-    return html`<span class="add">${line}</span> `;
+    return html`<span class="add">${line}</span>`;
   if (line.startsWith('-') && !line.startsWith('---'))
-    return html`<span class="del">${line}</span> `;
-  if (line.startsWith('@@')) return html`<span class="hunk">${line}</span> `;
-  return html`${line} `;
+    return html`<span class="del">${line}</span>`;
+  if (line.startsWith('@@')) return html`<span class="hunk">${line}</span>`;
+  return html`${line}`;
 }
 
 export function diffSection(run: Run): SafeHtml {
@@ -105,7 +109,7 @@ export function diffSection(run: Run): SafeHtml {
       ${plural(commit.files_changed.length, 'file')} changed; commit <code>${commit.sha}</code> on
       <code>${commit.branch}</code>.
     </p>
-    <pre>${shown.split('\n').map(diffLine)}</pre>
+    <pre>${shown.split('\n').map((line) => [diffLine(line), '\n'])}</pre>
     ${
       cut > 0
         ? html`<p class="note" id="diff-cut">

@@ -125,6 +125,7 @@ describe('the run page (renderRunPage)', () => {
     const page = renderRunPage(run, redact);
     const text = visible(page);
     expect(text).toContain('+line 0 ');
+    expect(page).toMatch(/\+line 0 x+<\/span>\n<span class="add">\+line 1 /);
     expect(text).not.toContain('+line 3999 ');
     expect(text).toMatch(/The diff is cropped: [\d,]+ more characters are not shown/);
     expect(text).toContain('FINAL LINE');
