@@ -1,4 +1,5 @@
 /** Data contracts shared by stages (docs/CONTRACTS.md). Names are kept; fields may grow. */
+import type { ErrorShape } from './errors.js';
 
 /** Every stage the pipeline has: one queue and one worker each. */
 export const STAGES = ['triage', 'plan', 'reproduce', 'code', 'pr', 'verify'] as const;
@@ -230,4 +231,71 @@ export interface RunPins {
 export interface RepoCoords {
   owner: string;
   repo: string;
+}
+
+/** What a stage saved before a side effect it cannot take back, for its own retry or resumption. */
+export interface StageCheckpoint {
+  /** An earlier attempt's, under the stage's name (e.g. `saved.code`); empty on a first one. */
+  saved: StageOutputs;
+  /** Persists `value` (awaited: it must be durable before the side effect). */
+  save(value: StageOutputs): Promise<void>;
+}
+
+/** Why a run waits instead of going on (a stage's `park`). */
+export type ParkReason =
+  /** `plan_approval`: a write-access user answers `/autofix approve` or `/autofix plan …`. */
+  | 'plan-approval'
+  /** The next call would cross a money (or, for unpriced models, token) cap. */
+  | 'budget'
+  /** The LLM endpoint stayed unavailable past its retries. */
+  | 'llm-unavailable';
+
+/** A cap the next LLM call would cross. */
+export interface BudgetCapHit {
+  scope: 'run' | 'installation-day' | 'installation-month' | 'requester-day' | 'run-tokens';
+  /** USD, or tokens for `run-tokens`. */
+  limit: number;
+  spent: number;
+}
+
+/** What a stage answers, in either runner (the app's queue, `autofix run`). */
+export type StageAnswer<O> =
+  /** Done: `output` becomes `outputs[stage]`; `pins` are merged into the run's. */
+  | { kind: 'continue'; output: O; pins?: RunPins }
+  /** End the run here without an error (e.g. nothing to change); `reason` is shown to users. */
+  | { kind: 'stop'; reason: string; output?: O }
+  /**
+   * Wait: the run keeps its checkpoint and resumes at this stage when a maintainer says so, or at
+   * the next one when `output` is given (the stage is done). `autofix run` stops there instead.
+   */
+  | { kind: 'park'; reason: ParkReason; message: string; output?: O; cap?: BudgetCapHit };
+
+/** How a run failed for good: the stage, the error, the attempts made (the last included). */
+export interface RunFailure {
+  stage: StageName;
+  error: ErrorShape;
+  attempts: number;
+}
+
+/**
+ * What to do with a bot branch an earlier run left for the issue (git/branch.ts):
+ * - `extend`: commit on top of it (a feedback run on its PR);
+ * - `replace`: start it again from the base (`/autofix fresh`);
+ * - `replace-bot-only`: replace it when every commit on it is the bot's, else refuse (a
+ *   maintainer's commits are never thrown away without being asked);
+ * - `refuse`: `BRANCH_EXISTS`, naming the branch and `startOverHint`.
+ */
+export type ExistingBranchPolicy = 'extend' | 'replace' | 'replace-bot-only' | 'refuse';
+
+/** The facts intake fixes about a run's branch and PR; both runners read them as they are. */
+export interface BranchFacts {
+  /** A feedback run: a new commit on the bot's open PR and its branch. */
+  feedback?: { prNumber: number; branch: string };
+  /** `/autofix fresh` with an open PR: the earlier run's branch this run replaces. */
+  replaceBranch?: string;
+  existingBranch: ExistingBranchPolicy;
+  /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
+  commitTrailers?: readonly { key: string; value: string }[];
+  /** A verification run (route `verify`): the bot PR's commit to verify again. */
+  verify?: { prNumber: number; branch: string; headSha: string };
 }

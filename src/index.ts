@@ -6,6 +6,7 @@ import type { TriggerIntake } from './intake/trigger-intake.js';
 import type { InstallationLifecycle } from './intake/installation-gone.js';
 import { registerWebhooks } from './intake/register-webhooks.js';
 import type { RepoConfigLoader } from './intake/repo-config-loader.js';
+import type { PrOutcomeStore } from './runs/pr-outcomes.js';
 
 export interface AppDeps {
   /** Extra HTTP handlers (health, metrics, dashboard) mounted on Probot's server. */
@@ -16,6 +17,8 @@ export interface AppDeps {
   configs?: Pick<RepoConfigLoader, 'peek'>;
   /** Ends the queued runs of installations and repositories the app loses. */
   lifecycle?: InstallationLifecycle;
+  /** The app's PRs' outcomes (a revert is recorded from its webhook). */
+  outcomes?: PrOutcomeStore;
   metrics?: AppMetrics;
 }
 
@@ -27,6 +30,7 @@ export function createApp(deps: AppDeps = {}): ApplicationFunction {
         triggers: deps.triggers,
         configs: deps.configs ?? { peek: () => undefined },
         ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
+        ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
       });
     }

@@ -82,6 +82,13 @@ export const ENV_VARS: readonly EnvVar[] = [
     readBy: LLM,
   },
   {
+    name: 'PARKED_RUN_TTL_HOURS',
+    group: 'optional',
+    about:
+      'how long a paused run waits for /autofix continue or approve before it ends (default: 168)',
+    readBy: APP,
+  },
+  {
     name: 'LOG_LEVEL',
     group: 'optional',
     about: 'trace, debug, info, warn, error, fatal or silent (default: info; run: warn)',

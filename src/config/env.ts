@@ -101,6 +101,15 @@ export const envSchema = z.object({
       .refine((n) => n === 0 || n >= 10_000, 'must be milliseconds: 0 (off) or at least 10000')
       .optional(),
   ),
+  PARKED_RUN_TTL_HOURS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be hours, a positive number (default 168: 7 days)')
+      .transform(Number)
+      .refine((n) => n > 0, 'must be hours, a positive number (default 168: 7 days)')
+      .optional(),
+  ),
   WEBHOOK_PROXY_URL: url(['http:', 'https:']),
   PUBLIC_URL: url(['http:', 'https:']),
   AUTOFIX_ENV_FILE: optionalString,
@@ -144,6 +153,8 @@ export interface Settings {
   openaiBaseUrl?: string;
   model: string;
   workdir: string;
+  /** `PARKED_RUN_TTL_HOURS`: how long a parked run waits for an answer before it ends. */
+  parkedRunTtlMs: number;
   /**
    * `AUTOFIX_ENV_FILE`: the `.env` read at start and written by the setup page (its directory is
    * hidden from repository commands).
@@ -296,6 +307,7 @@ export function readSettings(
     sandbox: e.AUTOFIX_SANDBOX ?? 'bwrap',
     networkAllow: e.AUTOFIX_NETWORK_ALLOW ? splitList(e.AUTOFIX_NETWORK_ALLOW) : [],
     reconcileIntervalMs: e.AUTOFIX_RECONCILE_INTERVAL_MS ?? DEFAULTS.reconcileIntervalMs,
+    parkedRunTtlMs: (e.PARKED_RUN_TTL_HOURS ?? 168) * 3600_000,
     secrets: [
       privateKey,
       webhookSecret.value,

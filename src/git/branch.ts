@@ -21,15 +21,9 @@ import { revParse, runGit } from './run-git.js';
 import { worktreeGit } from './worktree-git.js';
 import type { BranchState, Workspace } from './workspace.js';
 
-/**
- * What to do with a bot branch for the same issue that another run made:
- * - `extend`: commit on top of it (feedback on the bot's pull request);
- * - `replace`: start from the base and replace it on push (the user asked to start over);
- * - `replace-bot-only`: replace it when every commit on it is the bot's, else refuse (a
- *   maintainer's commits are never thrown away without being asked);
- * - `refuse`: `BRANCH_EXISTS`, naming the branch and `startOverHint`.
- */
-export type ExistingBranchPolicy = 'extend' | 'replace' | 'replace-bot-only' | 'refuse';
+import type { ExistingBranchPolicy } from '../contracts.js';
+
+export type { ExistingBranchPolicy } from '../contracts.js';
 
 export interface PrepareBranchOptions {
   name: string;

@@ -4,6 +4,7 @@
  * from a store, keeps the limit true across restarts and Redis losses, and shows maintainers why
  * each commit exists. A trailer someone else wrote can only make the follow-up stop sooner.
  */
+import { trailerValue as trailer } from '../text/commit-trailer.js';
 import type { GitHubClient, RepoCoords } from './types.js';
 
 export const CI_ROUND_TRAILER = 'Autofix-CI-Round';
@@ -14,13 +15,6 @@ export interface CiRound {
   round: number;
   /** The failure signature the round answered (`failureSignature`). */
   signature: string;
-}
-
-function trailer(message: string, key: string): string | undefined {
-  const pattern = new RegExp(`^${key}:[ \\t]*(\\S+)[ \\t]*$`, 'gim');
-  let value: string | undefined;
-  for (const m of message.matchAll(pattern)) value = m[1];
-  return value;
 }
 
 /** The rounds among a PR's commits, oldest first. */

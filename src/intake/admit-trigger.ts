@@ -11,6 +11,7 @@
  * a reply posted once.
  */
 import type { RepoConfig } from '../config/repo-config.js';
+import { DEFAULT_BRANCH_PREFIX } from '../git/branch-name.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
@@ -18,6 +19,8 @@ import type { RunTrigger } from '../runs/types.js';
 import type { TriggerJobData } from './trigger-types.js';
 import { admitCiFailure, type CiAdmissionResult } from './admit-ci-failure.js';
 import { admitRerun } from './admit-rerun.js';
+import { admitRunCommand, runCommandOf, type RunCommandResult } from './admit-run-command.js';
+import { admitPullOutcome, type OutcomeAdmissionResult } from './admit-pull-outcome.js';
 import { buildRunJob, type BuildRunJobInput } from './build-run-job.js';
 import { findOpenIssuePull } from './find-open-issue-pull.js';
 import { parseCommand } from './parse-command.js';
@@ -31,6 +34,8 @@ import { postOnce } from '../github/post-once.js';
 export type AdmissionResult =
   | StartResult
   | CiAdmissionResult
+  | RunCommandResult
+  | OutcomeAdmissionResult
   | 'ignored'
   | 'unauthorized'
   | 'config-invalid'
@@ -67,6 +72,11 @@ async function admit(
 ): Promise<AdmissionResult> {
   const repo: RepoCoords = { owner: t.repository.owner.login, repo: t.repository.name };
   const loaded = await deps.configs.load(octokit, repo, t.repository.default_branch);
+  if (t.closed) {
+    // An outcome is recorded whatever the config's state: a typo must not lose a merge.
+    const prefix = loaded.ok ? loaded.config.branch_prefix : DEFAULT_BRANCH_PREFIX;
+    return admitPullOutcome(deps, { ...t, closed: t.closed }, octokit, log, prefix);
+  }
   if (t.ci) {
     // Nobody is waiting on a CI completion: an invalid config ends it quietly (logged).
     if (!loaded.ok) {
@@ -125,6 +135,9 @@ async function admitRequest(a: Admitting, loaded: LoadedConfig): Promise<Admissi
     return 'config-invalid';
   }
   const config = loaded.config;
+  if (t.comment && runCommandOf(instructions)) {
+    return admitRunCommand(deps, t, octokit, log, (kind, body) => reply(a, kind, body));
+  }
   const target = t.issue.isPullRequest
     ? await feedbackTarget(a, config, instructions)
     : await issueTarget(a, config, instructions, command);

@@ -5,6 +5,8 @@ import { onCiCompleted } from './on-ci-completed.js';
 import { onIssueComment } from './on-issue-comment.js';
 import { onIssueLabeled } from './on-issue-labeled.js';
 import { LOST_EVENTS, onInstallationLost } from './on-installation-lost.js';
+import { onPullClosed } from './on-pull-closed.js';
+import { onPush } from './on-push.js';
 import type { WebhookDeps } from './webhook-deps.js';
 
 /**
@@ -29,5 +31,7 @@ export function registerWebhooks(app: Probot, deps: WebhookDeps): void {
     onCiCompleted(deps),
   );
   app.on([...LOST_EVENTS], onInstallationLost(deps));
+  app.on('pull_request.closed', onPullClosed(deps));
+  app.on('push', onPush(deps));
   app.onError(answerBadSignatureWith401);
 }

@@ -28,6 +28,29 @@ export function issueNumberFromBranch(branch: string, prefix: string): number | 
   return match?.[1] ? Number(match[1]) : undefined;
 }
 
+/** What GitHub says of a pull request (`pulls.get`, or a webhook's `pull_request`). */
+export interface PullFacts {
+  user?: { login: string } | null;
+  head: { ref: string; repo?: { full_name: string } | null };
+}
+
+/**
+ * A PR this app opened: authored by its bot account, from a branch under the prefix, in the
+ * repository itself. A fork's PR is not the bot's even when the app's account opened it (the same
+ * app installed on the fork): the bot pushes only to the repository itself, and GitHub tells them
+ * apart by `head.repo`.
+ */
+export function isBotPullRequest(
+  pull: PullFacts,
+  repo: RepoCoords,
+  branchPrefix: string,
+  botLogin: string,
+): boolean {
+  const fromFork =
+    pull.head.repo?.full_name.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase();
+  return pull.user?.login === botLogin && pull.head.ref.startsWith(branchPrefix) && !fromFork;
+}
+
 /**
  * The bot's PR while it is open, without its review (a CI round or a re-run reads none):
  * undefined for a PR another author opened, from another branch, or closed.
@@ -57,13 +80,7 @@ export async function resolveBotPullRequest(
   const { data: pull } = await octokit.rest.pulls.get({ ...repo, pull_number: prNumber });
   const branch = pull.head.ref;
   const botLogin = await identity.botLogin();
-  // A fork's PR is not the bot's even when the app's account opened it (the same app installed
-  // on the fork): the bot pushes only to the repository itself, and GitHub tells them apart by
-  // `head.repo`.
-  const fromFork =
-    pull.head.repo?.full_name.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase();
-  if (pull.user?.login !== botLogin || !branch.startsWith(branchPrefix) || fromFork)
-    return undefined;
+  if (!isBotPullRequest(pull, repo, branchPrefix, botLogin)) return undefined;
   const issueNumber = issueNumberFromBranch(branch, branchPrefix);
   const [issue, feedback] = await Promise.all([
     issueNumber === undefined

@@ -7,6 +7,8 @@
 import type { Logger } from '../logger.js';
 import { jobIdFor, routeOfFacts, stagesOf } from '../runs/run-addressing.js';
 import { newRun, type RunStore } from '../runs/run-record.js';
+import type { ResumeRequest } from '../runs/run-transitions.js';
+import { resumeParkedRun, type ResumeResult } from './resume-run.js';
 import { runKeyOf, type RunRegistry } from '../runs/run-registry.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
 import type { RunJobData } from '../runs/types.js';
@@ -21,6 +23,11 @@ export type IntakeResult =
 
 export interface RunIntake {
   start(data: RunJobData): Promise<IntakeResult>;
+  /** Resumes the run parked on an issue or PR (or the run named), if one is. */
+  resume(
+    where: { repoFullName: string; conversation: number; runId?: string },
+    request: ResumeRequest,
+  ): Promise<ResumeResult>;
 }
 
 export function createRunIntake(options: {
@@ -42,6 +49,7 @@ export function createRunIntake(options: {
         deadline.clear();
       }
     },
+    resume: (where, request) => resumeParkedRun({ runs, queues }, where, request),
   };
 
   async function startRun(data: RunJobData, deadline: Deadline): Promise<IntakeResult> {

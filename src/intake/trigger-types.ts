@@ -6,14 +6,18 @@
  */
 export const TRIGGER_QUEUE = 'trigger';
 
-/** Events that end in a trigger: a label, a command, or CI completing on a bot's PR. */
+/**
+ * Events that end in a trigger: a label, a command, CI completing on a bot's PR, or a PR closing
+ * (its outcome is recorded).
+ */
 export type TriggerEvent =
   | 'issues.labeled'
   | 'issue_comment.created'
   | 'check_suite.completed'
   | 'check_run.completed'
   | 'workflow_run.completed'
-  | 'check_run.rerequested';
+  | 'check_run.rerequested'
+  | 'pull_request.closed';
 
 export interface TriggerJobData {
   /** `X-GitHub-Delivery` of the delivery that brought it (the first one, for a redelivery). */
@@ -22,7 +26,8 @@ export interface TriggerJobData {
    * What makes this trigger itself, whatever delivery carried it: `comment:<id>` for a command,
    * `label:<repo id>#<issue>:<label>@<issue updated_at>` for a label,
    * `ci:<repo id>#<pr>@<head sha>:<event>:<id>` for a CI completion (the run it may start is keyed
-   * by the head alone, so a head gets one repair whichever event saw it first). A redelivery, or the same
+   * by the head alone, so a head gets one repair whichever event saw it first),
+   * `closed:<repo id>#<pr>@<closed_at>` for a closed PR. A redelivery, or the same
    * signed body re-sent with a new delivery id, has the same key and starts nothing new.
    */
   triggerKey: string;
@@ -52,6 +57,23 @@ export interface TriggerJobData {
    * admission checks it is this app's, on a PR this app opened, asked by someone who may write.
    */
   rerun?: { checkRunId: number; appSlug: string; prNumber: number; headSha: string };
+  /**
+   * `pull_request.closed` of a PR that may be this app's (`issue` is then the PR): admission
+   * checks it is (author, branch prefix, not a fork), finds its run and records the outcome.
+   */
+  closed?: PullClosed;
   /** Epoch ms the webhook was received. */
   receivedAt: number;
+}
+
+/** A closed pull request as its webhook described it. */
+export interface PullClosed {
+  prNumber: number;
+  merged: boolean;
+  /** The commit the merge put on the base branch; null when not merged. */
+  mergeSha: string | null;
+  /** When it was merged or closed (epoch ms). */
+  at: number;
+  author: string;
+  head: { ref: string; repo: string | null };
 }

@@ -1,6 +1,7 @@
 import type { AppMetrics } from '../scheduler/metrics.js';
 import type { RunIntake } from './run-intake.js';
 import type { RunRegistry } from '../runs/run-registry.js';
+import type { PrOutcomeStore } from '../runs/pr-outcomes.js';
 import type { TriggerIntake } from './trigger-intake.js';
 import type { AppIdentity } from './app-identity.js';
 import type { InstallationLifecycle } from './installation-gone.js';
@@ -14,6 +15,8 @@ export interface WebhookDeps {
   configs: Pick<RepoConfigLoader, 'peek'>;
   /** Ends the queued runs of an installation or repositories the app lost (Redis only). */
   lifecycle?: InstallationLifecycle;
+  /** The app's PRs' outcomes: a revert is recorded from its payload (Redis only). */
+  outcomes?: PrOutcomeStore;
   metrics?: AppMetrics;
 }
 
@@ -25,5 +28,7 @@ export interface AdmissionDeps {
   identity: AppIdentity;
   /** Serializes the CI admissions of one PR (the many events one CI run sends). */
   locks: Pick<RunRegistry, 'lock'>;
+  /** Where a closed PR's outcome is recorded; without it none is. */
+  outcomes?: PrOutcomeStore;
   metrics?: AppMetrics;
 }

@@ -54,14 +54,15 @@ export interface RunStagesResult {
   stop?: string;
 }
 
-export class RunFailure extends Error {
+/** Thrown by `runStages`: the step it failed in, the error, and the outputs made before. */
+export class StagesFailed extends Error {
   constructor(
     readonly stage: StepName,
     readonly error: unknown,
     readonly outputs: StageOutputs,
   ) {
     super(error instanceof Error ? error.message : String(error));
-    this.name = 'RunFailure';
+    this.name = 'StagesFailed';
   }
 }
 
@@ -77,6 +78,8 @@ async function runStage<S extends StageName>(
 ): Promise<string | undefined> {
   const result = await table[stage](env);
   if (result.kind === 'stop') return result.reason;
+  // One process has nobody to wait for: a parking ends the run with its words.
+  if (result.kind === 'park') return result.message;
   const output: StageOutputMap[S] = result.output;
   Object.assign(outputs, { [stage]: output });
   Object.assign(pins, result.pins ?? {});
@@ -170,7 +173,7 @@ export async function runStages(
   progress({ stage: 'workspace', status: 'start', message: 'preparing the workspace' });
   const ws = await openWorkspace(options.workspace).catch((err: unknown) => {
     progress({ stage: 'workspace', status: 'failed', message: String(err) });
-    throw new RunFailure('workspace', err, outputs);
+    throw new StagesFailed('workspace', err, outputs);
   });
   try {
     // The repository's prompt overrides, read at the base before any branch is checked out.
@@ -195,7 +198,7 @@ export async function runStages(
     });
     if (report.problems.length > 0)
       ports.log.warn({ problems: report.problems }, 'rollback incomplete');
-    throw new RunFailure(failedAt, err, outputs);
+    throw new StagesFailed(failedAt, err, outputs);
   } finally {
     await closeWorkspace(ws, ports.log).catch((e: unknown) =>
       ports.log.warn({ err: String(e) }, 'workspace cleanup failed'),

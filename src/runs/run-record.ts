@@ -6,7 +6,9 @@
  * run through a `RunStore` (Redis for the app, memory for `autofix run`). The status comment, the
  * status page and the run page all render from this record.
  */
-import type { RouteName, StageName } from '../contracts.js';
+import type { BudgetCapHit, ParkReason, RouteName, StageName } from '../contracts.js';
+
+export type { BudgetCapHit, ParkReason } from '../contracts.js';
 import type { StatusFacts } from '../github/types.js';
 import type { RunFailure, RunJobData } from './types.js';
 
@@ -41,6 +43,8 @@ export interface StageRecord {
   /** Epoch ms of the first attempt's start, and of the end of the last. */
   startedAt?: number;
   endedAt?: number;
+  /** Epoch ms the latest attempt started. */
+  lastStartedAt?: number;
   /** Milliseconds the attempts took, summed. */
   durationMs?: number;
   state: 'running' | 'done' | 'stopped' | 'parked' | 'failed';
@@ -48,15 +52,6 @@ export interface StageRecord {
   models?: string[];
   usage?: RunUsage;
 }
-
-/** Why a run waits. */
-export type ParkReason =
-  /** `plan_approval`: a write-access user answers `/autofix approve` or `/autofix plan …`. */
-  | 'plan-approval'
-  /** The next call would cross a money (or, for unpriced models, token) cap. */
-  | 'budget'
-  /** The LLM endpoint stayed unavailable past its retries. */
-  | 'llm-unavailable';
 
 export interface RunParking {
   reason: ParkReason;
@@ -69,13 +64,6 @@ export interface RunParking {
   expiresAt: number;
   /** For a budget parking: which cap, and what it was when the run parked. */
   cap?: BudgetCapHit;
-}
-
-export interface BudgetCapHit {
-  scope: 'run' | 'installation-day' | 'installation-month' | 'requester-day' | 'run-tokens';
-  /** USD, or tokens for `run-tokens`. */
-  limit: number;
-  spent: number;
 }
 
 export interface RunResumption {

@@ -32,6 +32,7 @@ export function stageStarted(run: Run, stage: StageName, now: number): Run {
     ...before,
     attempts: (before?.attempts ?? 0) + 1,
     startedAt: before?.startedAt ?? now,
+    lastStartedAt: now,
     state: 'running',
   });
 }
@@ -85,23 +86,45 @@ export function parked(run: Run, parking: RunParking, status: StatusFacts): Run 
 }
 
 /** A maintainer (or an approval) resumed the run: the parking is cleared and the resumption kept. */
-export function resumed(
-  run: Run,
-  by: { login: string; key: string },
-  now: number,
-  extra: { budgetUsd?: number; planNote?: string } = {},
-): Run {
+export function resumed(run: Run, request: ResumeRequest, now: number): Run {
   const parking = run.parked!;
+  const stage = request.resumeAt ?? parking.resumeAt;
+  // The comment no longer says paused; the stage it goes on with is queued.
+  const facts = { ...run.status };
+  delete facts.outcome;
   return {
     ...run,
     parked: undefined,
-    extraBudgetUsd: run.extraBudgetUsd + (extra.budgetUsd ?? 0),
-    ...(extra.planNote ? { planNotes: [...(run.planNotes ?? []), extra.planNote] } : {}),
+    extraBudgetUsd: run.extraBudgetUsd + (request.grantAnotherCap ? anotherCap(run) : 0),
+    ...(request.planNote ? { planNotes: [...(run.planNotes ?? []), request.planNote] } : {}),
+    status: { ...facts, stages: { ...facts.stages, [stage]: { state: 'queued' } } },
     resumes: [
       ...run.resumes,
-      { by: by.login, at: now, reason: parking.reason, key: by.key, stage: parking.resumeAt },
+      { by: request.by, at: now, reason: parking.reason, key: request.key, stage },
     ],
   };
+}
+
+/** USD one more run cap is, when the run parked at its own cap (else 0). */
+export function anotherCap(run: Pick<Run, 'parked' | 'extraBudgetUsd'>): number {
+  const cap = run.parked?.cap;
+  return cap?.scope === 'run' ? Math.max(0, cap.limit - run.extraBudgetUsd) : 0;
+}
+
+/** A maintainer's word that resumes a parked run. */
+export interface ResumeRequest {
+  /** Their login. */
+  by: string;
+  /** The trigger's key: the same command delivered again resumes nothing twice. */
+  key: string;
+  /** Where to go on (default: where the run parked): `plan` to re-plan. */
+  resumeAt?: StageName;
+  /** Words for the planner (`/autofix plan …`), sanitized. */
+  planNote?: string;
+  /** After the run's own cap: allow that cap once more (`/autofix continue`). */
+  grantAnotherCap?: boolean;
+  /** Only a run parked for one of these reasons resumes. */
+  reasons?: readonly ParkReason[];
 }
 
 /** The run ended; a parking it had is over. */

@@ -15,18 +15,28 @@
  * queue layer comments on the issue, labels it `automation-failed` and reacts 😕.
  */
 import type { RepoConfig } from '../config/repo-config.js';
-import type { RunPins, StageName, StageOutputMap, StageOutputs } from '../contracts.js';
-import type { ErrorShape } from '../errors.js';
+import type {
+  BranchFacts,
+  RunFailure,
+  RunPins,
+  StageAnswer,
+  StageCheckpoint,
+  StageName,
+  StageOutputMap,
+  StageOutputs,
+} from '../contracts.js';
 import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js';
 import type { Logger } from '../logger.js';
 import type { ReviewNote } from '../github/review-notes.js';
-import type { BudgetCapHit, ParkReason, Run, RunUsage } from './run-record.js';
+import type { Run, RunUsage } from './run-record.js';
 
 export {
   ROUTES,
   STAGES,
   type RouteName,
+  type RunFailure,
   type RunPins,
+  type StageCheckpoint,
   type StageName,
   type StageOutputMap,
   type StageOutputs,
@@ -105,19 +115,9 @@ export interface RunIssue {
 }
 
 /** Facts resolved once at intake (intake/build-run-job.ts); every stage reads them from here. */
-export interface RunFactsData {
+export interface RunFactsData extends BranchFacts {
   /** Where the run talks: the PR for a feedback run, else the issue. */
   conversation: number;
-  /** A feedback run: a new commit on the bot's open PR and its branch. */
-  feedback?: { prNumber: number; branch: string };
-  /** `/autofix fresh` with an open PR: the earlier run's branch this run replaces. */
-  replaceBranch?: string;
-  /** What to do with a bot branch an earlier run left for the issue (git/branch.ts). */
-  existingBranch: 'extend' | 'replace' | 'replace-bot-only';
-  /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
-  commitTrailers?: { key: string; value: string }[];
-  /** A verification run (route `verify`): the bot PR's commit to verify again. */
-  verify?: { prNumber: number; branch: string; headSha: string };
 }
 
 export interface RunJobData {
@@ -183,31 +183,8 @@ export interface StageContext {
   recordUsage: (usage: RunUsage, models: readonly string[]) => void;
 }
 
-export interface StageCheckpoint {
-  /** What an earlier attempt of this stage saved, under the stage's name; empty on a first one. */
-  saved: StageOutputs;
-  /** Persists `value` with the job (awaited: it must be durable before the side effect). */
-  save(value: StageOutputs): Promise<void>;
-}
-
-export type StageOutcome<T = unknown> =
-  /** Done: `output` becomes `outputs[stage]` and the next stage is enqueued (after `pr`: success). */
-  | { kind: 'continue'; output: T; status?: StatusPatch; pins?: RunPins }
-  /** End the run here without an error (e.g. nothing to change); `reason` is shown to users. */
-  | { kind: 'stop'; reason: string; output?: T; status?: StatusPatch }
-  /**
-   * Wait (run-record.ts, `RunParking`): the run keeps its checkpoint and resumes at this stage
-   * when a maintainer says so, or at the next one when `output` is given (the stage is done).
-   */
-  | {
-      kind: 'park';
-      reason: ParkReason;
-      message: string;
-      output?: T;
-      status?: StatusPatch;
-      /** A budget parking: the cap the next call would cross. */
-      cap?: BudgetCapHit;
-    };
+/** A stage's answer in the app: what either runner takes, plus what the status comment shows. */
+export type StageOutcome<T = unknown> = StageAnswer<T> & { status?: StatusPatch };
 
 export type StageProcessor<S extends StageName> = (
   job: Run,
@@ -215,13 +192,6 @@ export type StageProcessor<S extends StageName> = (
 ) => Promise<StageOutcome<StageOutputMap[S]>>;
 
 export type StageProcessors = { [S in StageName]: StageProcessor<S> };
-
-export interface RunFailure {
-  stage: StageName;
-  error: ErrorShape;
-  /** Attempts made, including the last one. */
-  attempts: number;
-}
 
 /** Called once when a run fails for good, before the failure comment (e.g. rollback). */
 export type RunFailedHook = (

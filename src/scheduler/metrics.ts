@@ -3,6 +3,7 @@
  * tests and several apps in one process do not collide.
  */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { PR_OUTCOMES } from '../runs/pr-outcomes.js';
 
 export type JobOutcome = 'completed' | 'stopped' | 'retried' | 'failed' | 'requeued' | 'delayed';
 
@@ -21,6 +22,8 @@ export interface AppMetrics {
    * became of them (redelivered, handled, exhausted), and passes ended by an error.
    */
   deliveryReconcile: Counter<'result'>;
+  /** The app's own PRs merged, closed unmerged, or merged and then reverted (each PR once). */
+  prOutcomes: Counter<'outcome'>;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): AppMetrics {
@@ -59,5 +62,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): AppMe
       labelNames: ['result'],
       registers: [registry],
     }),
+    prOutcomes: prOutcomesCounter(registry),
   };
+}
+
+/** Every outcome is shown from the start (at 0), so a rate over it has a series to start from. */
+function prOutcomesCounter(registry: Registry): Counter<'outcome'> {
+  const counter = new Counter<'outcome'>({
+    name: 'autofix_pr_outcomes_total',
+    help: 'Pull requests the app opened, by outcome: merged, closed (unmerged), reverted',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  for (const outcome of PR_OUTCOMES) counter.inc({ outcome }, 0);
+  return counter;
 }

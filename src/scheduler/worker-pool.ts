@@ -5,6 +5,7 @@
  */
 import { Worker, type Job } from 'bullmq';
 import { failRun } from '../runs/end-run.js';
+import { startParkedRunSweeper } from './expire-parked-runs.js';
 import { createStageJobProcessor, type StageJobResult } from './stage-job-processor.js';
 import type { StageRuntime } from './stage-runtime.js';
 import { byStage } from '../contracts.js';
@@ -28,6 +29,8 @@ export interface WorkerPoolOptions {
   /** Times a job may stall before it fails for good. */
   maxStalledCount?: number;
   lockDurationMs?: number;
+  /** How often to end parked runs whose parking expired (default 60 s). */
+  parkSweepMs?: number;
 }
 
 type StageWorker = Worker<StageJobData, StageJobResult>;
@@ -54,11 +57,13 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const concurrency = { ...DEFAULT_CONCURRENCY, ...options.concurrency };
   const count: ActiveCount = { active: 0 };
   const workers = byStage((stage) => stageWorker(stage, rt, options, concurrency[stage], count));
+  const stopSweeping = startParkedRunSweeper(rt, options.parkSweepMs ?? 60_000);
 
   let closing: Promise<{ forced: boolean }> | undefined;
   return {
     workers,
     close(deadlineMs) {
+      stopSweeping();
       closing ??= closePool(workers, shutdown, count, rt, deadlineMs);
       return closing;
     },

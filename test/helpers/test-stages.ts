@@ -30,6 +30,8 @@ export interface StageCall {
 export interface TestStages {
   processors: StageProcessors;
   calls: StageCall[];
+  /** The stages as they answer without overrides (an override may fall back to them). */
+  defaults: StageFns;
 }
 
 export const testBranch = (job: RunJobData): string =>
@@ -154,5 +156,6 @@ export function createTestStages(overrides: Partial<StageFns> = {}): TestStages 
       verify: wrap('verify'),
     },
     calls,
+    defaults,
   };
 }

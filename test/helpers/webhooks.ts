@@ -15,9 +15,10 @@ interface Definition {
 
 const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as Definition[];
 
+/** `action` undefined: an event without actions (`push`). */
 function example(
   event: string,
-  action: string,
+  action: string | undefined,
   predicate: (e: Json) => boolean = () => true,
 ): Json {
   const found = definitions
@@ -238,5 +239,79 @@ export function repositoriesRemovedPayload(repositories: string[], installationI
     full_name: fullName,
     private: false,
   }));
+  return payload;
+}
+
+/**
+ * `pull_request.closed`: merged (with `mergeSha`) or closed unmerged, by `author` (`Bot` when it
+ * ends in `[bot]`), from `headRef` of the repository itself or of the fork `headRepo`. Each gets
+ * its own `closed_at` (about now) unless the test fixes it.
+ */
+export function pullClosedPayload(
+  o: Omit<PayloadOptions, 'issueNumber'> & {
+    number: number;
+    author: string;
+    headRef: string;
+    headRepo?: string;
+    merged?: boolean;
+    mergeSha?: string;
+    closedAt?: string;
+  },
+): Json {
+  const payload = example('pull_request', 'closed');
+  payload.issue = {};
+  adapt(payload, o);
+  delete payload.issue;
+  const repository = payload.repository as Json;
+  const pull = payload.pull_request as Json;
+  // Now (the status page counts the last 30 days), a second apart from any other event.
+  const closedAt =
+    o.closedAt ?? new Date(Math.floor(Date.now() / 1000 + nextEvent()) * 1000).toISOString();
+  const headRepo = structuredClone(repository);
+  if (o.headRepo) Object.assign(headRepo, { full_name: o.headRepo, id: 990_000 + nextEvent() });
+  payload.number = o.number;
+  Object.assign(pull, {
+    number: o.number,
+    title: o.title ?? `Pull request ${o.number}`,
+    body: o.body ?? '',
+    state: 'closed',
+    merged: o.merged ?? false,
+    merged_at: o.merged ? closedAt : null,
+    closed_at: closedAt,
+    merge_commit_sha: o.merged ? (o.mergeSha ?? 'f'.repeat(40)) : null,
+    user: {
+      ...(pull.user as Json),
+      login: o.author,
+      type: o.author.endsWith('[bot]') ? 'Bot' : 'User',
+    },
+    head: { ...(pull.head as Json), ref: o.headRef, repo: headRepo },
+    base: { ...(pull.base as Json), ref: o.defaultBranch ?? 'main', repo: repository },
+  });
+  return payload;
+}
+
+/** `push` of commits with these messages to `ref` (default: the default branch). */
+export function pushPayload(
+  o: Omit<PayloadOptions, 'issueNumber' | 'title' | 'body'> & {
+    messages: string[];
+    ref?: string;
+  },
+): Json {
+  const payload = example('push', undefined, (e) => (e.commits as unknown[]).length > 0);
+  payload.issue = {};
+  adapt(payload, o);
+  delete payload.issue;
+  const template = (payload.commits as Json[])[0]!;
+  const commits = o.messages.map((message, i) => ({
+    ...template,
+    id: (nextEvent() * 1000 + i).toString(16).padStart(40, '0'),
+    message,
+  }));
+  Object.assign(payload, {
+    ref: o.ref ?? `refs/heads/${o.defaultBranch ?? 'main'}`,
+    after: commits.at(-1)?.id ?? '0'.repeat(40),
+    commits,
+    head_commit: commits.at(-1) ?? null,
+  });
   return payload;
 }

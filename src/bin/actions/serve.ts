@@ -98,6 +98,7 @@ async function stageWorkers(
     ...(worker.rateLimit ? { rateLimit: worker.rateLimit } : {}),
     lockDurationMs: worker.lockDurationMs,
     stalledIntervalMs: worker.stalledIntervalMs,
+    parkTtlMs: settings.parkedRunTtlMs,
   };
 }
 

@@ -61,6 +61,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       lockDurationMs: options.lockDurationMs,
       stalledIntervalMs: options.stalledIntervalMs,
+      parkTtlMs: settings.parkedRunTtlMs,
       ...(runPage ? { runPage } : {}),
     },
     ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),

@@ -10,6 +10,8 @@ import { checkRedis, type RedisCheck } from '../../scheduler/check-redis.js';
 import { createRunRegistry, type RunRegistry } from '../../runs/run-registry.js';
 import type { RunStore } from '../../runs/run-record.js';
 import { createRedisRunStore } from '../../runs/redis-run-store.js';
+import { createPrOutcomeStore, type PrOutcomeStore } from '../../runs/pr-outcomes.js';
+import { outcomesIntoRuns } from '../../runs/outcomes-into-runs.js';
 import {
   closeStageQueues,
   createStageQueues,
@@ -27,6 +29,8 @@ export interface QueueBackend {
   registry: RunRegistry;
   /** Every run's record (run-record.ts): stage jobs carry only its id. */
   runs: RunStore;
+  /** What became of the app's PRs (merged, closed, reverted). */
+  outcomes: PrOutcomeStore;
   check: RedisCheck;
   close(): Promise<void>;
 }
@@ -58,12 +62,14 @@ export async function openQueueBackend(options: {
       removeOnComplete: { age: 3 * 24 * 3600, count: 20_000 },
     },
   });
+  const runs = createRedisRunStore(redis, options.prefix);
   return {
     redis,
     queues,
     triggers,
     registry: createRunRegistry(redis, options.prefix),
-    runs: createRedisRunStore(redis, options.prefix),
+    runs,
+    outcomes: outcomesIntoRuns(createPrOutcomeStore(redis, options.prefix), runs),
     check,
     async close() {
       await Promise.all([closeStageQueues(queues), triggers.close()]);

@@ -231,6 +231,7 @@ function httpHandlers(s: Startup, started: StartedWorkers): HttpHandler[] {
       triggers: backend.triggers,
       queues: backend.queues,
       runs: backend.runs,
+      outcomes: backend.outcomes,
       password: options.adminPassword,
       ...(s.proxyUrl ? { relay: new URL(s.proxyUrl).origin } : {}),
     }),
@@ -266,6 +267,7 @@ async function startWebServer(
         runs: s.backend.runs,
         ...(options.intakeTimeoutMs ? { timeoutMs: options.intakeTimeoutMs } : {}),
       }),
+      outcomes: s.backend.outcomes,
       metrics: options.metrics,
     }),
   );
@@ -317,6 +319,7 @@ function startAdmission(s: Startup): AdmissionWorker {
       permissions: createPermissionChecker({ ttlMs: options.permissionCacheMs }),
       identity: s.identity,
       locks: backend.registry,
+      outcomes: backend.outcomes,
       metrics,
     }),
     log,

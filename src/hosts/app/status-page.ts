@@ -11,10 +11,12 @@ import type { JobType, Queue } from 'bullmq';
 import type { HttpHandler } from '../../http-handler.js';
 import type { Run, RunEnding, RunStore } from '../../runs/run-record.js';
 import { stagesOf } from '../../runs/run-addressing.js';
+import type { PrOutcomeStore, RepoOutcomes } from '../../runs/pr-outcomes.js';
 import { TRIGGER_QUEUE } from '../../intake/trigger-types.js';
 import { STAGES, type StageName } from '../../runs/types.js';
 import { ADMIN_PATH, askForPassword, passwordMatches } from './admin-queues.js';
 import { html, page, type SafeHtml } from './html.js';
+import { OUTCOME_WINDOW_DAYS, OUTCOME_WINDOW_MS, renderOutcomes } from './outcomes-table.js';
 
 /** Verified webhook deliveries this process received (signature checked by Probot). */
 export interface WebhookActivity {
@@ -76,6 +78,8 @@ export interface StatusData {
   webhooks: ReturnType<WebhookActivity['snapshot']>;
   queues?: QueueDepth[];
   runs?: RunRow[];
+  /** The app's PRs decided in the last 30 days, per repository. */
+  outcomes?: RepoOutcomes[];
   /** Repository names, issues and run ids may be shown (the visitor gave the password). */
   identifying: boolean;
   adminEnabled: boolean;
@@ -254,6 +258,8 @@ export function renderStatusPage(data: StatusData): string {
       ${queues}
       <h2>Recent runs</h2>
       ${renderRuns(data.runs, data.identifying, now)}
+      <h2>PR outcomes, last ${OUTCOME_WINDOW_DAYS} days</h2>
+      ${renderOutcomes(data.outcomes, data.identifying)}
       <h2>More</h2>
       <ul>
         <li>
@@ -283,6 +289,7 @@ export function statusPage(options: {
   triggers: Queue;
   queues: Record<StageName, Queue>;
   runs: RunStore;
+  outcomes: Pick<PrOutcomeStore, 'byRepository'>;
   password: string | undefined;
   relay?: string;
   now?: () => number;
@@ -295,20 +302,23 @@ export function statusPage(options: {
       askForPassword(res);
       return true;
     }
-    const [appName, queues, runs] = await Promise.all([
+    const now = (options.now ?? Date.now)();
+    const [appName, queues, runs, outcomes] = await Promise.all([
       withTimeout(options.appName(), 2000, options.fallbackName),
       queueDepths(options.triggers, options.queues).catch(() => undefined),
       recentRuns(options.runs).catch(() => undefined),
+      options.outcomes.byRepository(now - OUTCOME_WINDOW_MS).catch(() => undefined),
     ]);
     const body = renderStatusPage({
       appName,
       webhooks: options.activity.snapshot(),
       ...(queues ? { queues } : {}),
       ...(runs ? { runs } : {}),
+      ...(outcomes ? { outcomes } : {}),
       identifying: Boolean(password),
       adminEnabled: Boolean(password),
       ...(options.relay ? { relay: options.relay } : {}),
-      now: (options.now ?? Date.now)(),
+      now,
     });
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })

@@ -26,6 +26,9 @@ export interface WorkerSettings {
   /** Status comment publishing (status-publisher.ts); tests shorten them. */
   statusDebounceMs?: number;
   statusCreateAfterMs?: number;
+  /** How long a parked run waits (`PARKED_RUN_TTL_HOURS`), and how often parkings are swept. */
+  parkTtlMs?: number;
+  parkSweepMs?: number;
   /** The run page's signed links (PUBLIC_URL set): status comments name the run's page. */
   runPage?: Pick<RunPageLinks, 'urlOf'>;
 }
@@ -47,11 +50,13 @@ export function startWorkers(options: {
     ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
     ...(settings.stalledIntervalMs ? { stalledIntervalMs: settings.stalledIntervalMs } : {}),
     ...(settings.lockDurationMs ? { lockDurationMs: settings.lockDurationMs } : {}),
+    ...(settings.parkSweepMs ? { parkSweepMs: settings.parkSweepMs } : {}),
     runtime: {
       processors: settings.processors,
       queues: backend.queues,
       registry: backend.registry,
       runs: backend.runs,
+      ...(settings.parkTtlMs ? { parkTtlMs: settings.parkTtlMs } : {}),
       status: createStatusPublisher({
         redis: backend.redis,
         prefix: options.prefix,

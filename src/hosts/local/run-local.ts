@@ -26,7 +26,7 @@ import type { Logger } from '../../logger.js';
 import { ROUTES, type StageName } from '../../contracts.js';
 import type { ProgressEvent } from '../../pipeline/ports.js';
 import {
-  RunFailure,
+  StagesFailed,
   runStages,
   type RunStagesOptions,
   type RunStagesResult,
@@ -194,7 +194,7 @@ export async function runLocal(
     });
     await reportDone(report, done, { run, options, runLog, redact });
   } catch (err) {
-    const failure = err instanceof RunFailure ? err : new RunFailure('triage', err, {});
+    const failure = err instanceof StagesFailed ? err : new StagesFailed('triage', err, {});
     const shape = toErrorShape(failure.error);
     const validation = validationOf(shape.details);
     report.failure = {

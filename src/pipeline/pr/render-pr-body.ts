@@ -15,6 +15,7 @@ import type {
 import { codeSpan } from '../../text/markdown.js';
 import { neutralizeMarkdown, type NeutralizeOptions } from '../../text/neutralize-markdown.js';
 import type { RepoCoords } from '../../github/types.js';
+import { runLine } from '../../github/pull-run-id.js';
 import { fence } from '../../llm/quote-untrusted.js';
 
 export interface PrBodyInput {
@@ -161,10 +162,8 @@ export function renderPrBody(input: PrBodyInput): string {
 
   const details: string[] = [`- Branch: ${codeSpan(input.commit.branch)}`];
   if (input.commit.sha) details.push(`- Commit: ${input.commit.sha}`);
-  if (input.runId) {
-    const page = input.runPage ? ` ([run page](<${input.runPage}>))` : '';
-    details.push(`- Run: \`${input.runId}\`${page}`);
-  }
+  if (input.runId) details.push(runLine(input.runId));
+  if (input.runPage) details.push(`- Run page: [stages, costs, outputs](<${input.runPage}>)`);
   if (input.usage) {
     const cost =
       input.usage.costUsd === undefined ? '' : `, about $${input.usage.costUsd.toFixed(4)}`;

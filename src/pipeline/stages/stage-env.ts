@@ -7,6 +7,8 @@
 import type { Redactor } from '../../artifacts/redact.js';
 import type { RepoConfig } from '../../config/repo-config.js';
 import type {
+  BranchFacts,
+  StageCheckpoint,
   PullRequestOutput,
   RunPins,
   StageName,
@@ -16,7 +18,6 @@ import type {
 } from '../../contracts.js';
 import { AutofixError } from '../../errors.js';
 import type { SandboxPolicy } from '../../exec/index.js';
-import type { ExistingBranchPolicy } from '../../git/branch.js';
 import type { VerdictInput } from '../../verdict/decide-verdict.js';
 import type { Workspace } from '../../git/workspace.js';
 import type { LlmClient } from '../../llm/create-llm-client.js';
@@ -26,22 +27,12 @@ import type { CodePorts } from '../code/run-code-agent.js';
 import type { IssueInput, ProgressEvent, RepoContext } from '../ports.js';
 
 /** Facts fixed when the run starts (at intake for the app), read from here afterwards. */
-export interface RunFacts {
+export interface RunFacts extends BranchFacts {
   runId: string;
   /** The issue as prompts see it (sanitised), with the trigger's instructions. */
   issue: IssueInput;
   config: RepoConfig;
   baseBranch: string;
-  /** A commit on the bot's open pull request: its number and branch. */
-  feedback?: { prNumber: number; branch: string };
-  /** The branch this run replaces (a fresh start keeps the PR of the one it replaces). */
-  replaceBranch?: string;
-  /** What to do with a bot branch an earlier run left (git/branch.ts). */
-  existingBranch: ExistingBranchPolicy;
-  /** A verification run: the bot PR's commit to verify again (`check_run.rerequested`). */
-  verify?: { prNumber: number; branch: string; headSha: string };
-  /** Trailers the run's commit carries besides issue and run (a CI follow-up round's). */
-  commitTrailers?: readonly { key: string; value: string }[];
   /** How the user starts over, for a refused branch. */
   startOverHint: string;
   /** The repository's GitHub host, for links in the PR body (absent for a local run). */
@@ -57,12 +48,7 @@ export interface WorkspaceIo {
   readOverride: OverrideReader;
 }
 
-/** What a stage saved before a side effect it cannot take back, for its own retry. */
-export interface StageCheckpoint {
-  /** An earlier attempt's, under the stage's name (e.g. `saved.code`); empty on a first one. */
-  saved: StageOutputs;
-  save(value: StageOutputs): Promise<void>;
-}
+export type { StageCheckpoint } from '../../contracts.js';
 
 export interface PullRequestRequest {
   branch: string;

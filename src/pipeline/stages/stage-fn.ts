@@ -1,12 +1,9 @@
 /** What a stage function is: it takes the run's `StageEnv` and continues with an output or stops. */
-import type { RunPins, StageName, StageOutputMap } from '../../contracts.js';
+import type { StageAnswer, StageName, StageOutputMap } from '../../contracts.js';
 import type { StageEnv } from './stage-env.js';
 
-export type StageResult<O> =
-  /** Done: `output` becomes `outputs[stage]`; `pins` are merged into the run's. */
-  | { kind: 'continue'; output: O; pins?: RunPins }
-  /** End the run here without an error (e.g. the PR was closed meanwhile); shown to users. */
-  | { kind: 'stop'; reason: string };
+/** A stage function's answer (one definition for both runners: `StageAnswer`, contracts.ts). */
+export type StageResult<O> = StageAnswer<O>;
 
 export type StageFn<S extends StageName> = (
   env: StageEnv,

@@ -75,6 +75,8 @@ export interface Harness {
   runsAt(stage: StageName): Promise<Run[]>;
   /** A run's record. */
   run(runId: string): Promise<Run | undefined>;
+  /** The run holding an issue's lock, or null. */
+  lockOf(repo: string, issue: number): Promise<string | null>;
   /** The trigger jobs (admission), finished or not. */
   triggers(): Promise<Job<TriggerJobData>[]>;
   /** Waits until every trigger sent so far has been through admission. */
@@ -163,6 +165,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       deliver(app.url, { event, payload, secret: SECRET, ...(deliveryId ? { deliveryId } : {}) }),
     jobs: (stage) => queue(stage).getJobs(),
     run: (runId) => records.get(runId),
+    lockOf: (repo, issue) => recordsRedis.get(`${runLockPrefix(prefix)}${repo}#${issue}`),
     async runsAt(stage) {
       const jobs = await queue(stage).getJobs();
       const found = await Promise.all(jobs.map((job) => records.get(job.data.runId)));

@@ -19,7 +19,7 @@ import { localWorkspaceOptions } from '../../../src/git/local-workspace.js';
 import { createLlmClient } from '../../../src/llm/create-llm-client.js';
 import { createUsageTracker } from '../../../src/llm/usage-tracker.js';
 import { silentLogger } from '../../../src/logger.js';
-import { RunFailure, runStages } from '../../../src/pipeline/run-stages.js';
+import { StagesFailed, runStages } from '../../../src/pipeline/run-stages.js';
 import type { StageEnv } from '../../../src/pipeline/stages/stage-env.js';
 import type { StageTable } from '../../../src/pipeline/stages/stage-fn.js';
 import { PIPELINE } from '../../../src/pipeline/stages/stage-table.js';
@@ -142,9 +142,9 @@ describe('nothing reaches the remote before every stage said yes', () => {
       (err: unknown) => err,
     );
 
-    expect(failure).toBeInstanceOf(RunFailure);
-    expect((failure as RunFailure).stage).toBe('pr');
-    expect(String((failure as RunFailure).error)).toContain('refused the change');
+    expect(failure).toBeInstanceOf(StagesFailed);
+    expect((failure as StagesFailed).stage).toBe('pr');
+    expect(String((failure as StagesFailed).error)).toContain('refused the change');
     // The code stage did its work: validated, committed and kept — on the private ref only.
     expect(seen.kept).toBe(`refs/autofix/runs/${runId}`);
     expect(seen.refs).toContain(` refs/autofix/runs/${runId}\n`);

@@ -164,6 +164,8 @@ describe('app.yml', () => {
         'check_suite',
         'check_run',
         'workflow_run',
+        // A revert of the bot's merged PR on the default branch (PR outcomes).
+        'push',
       ].sort(),
     );
     expect(manifest.default_permissions).toEqual({

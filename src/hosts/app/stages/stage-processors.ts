@@ -160,10 +160,15 @@ function stageProcessor<S extends StageName>(
       ctx.recordUsage(usage, models);
     }
     if (result.kind === 'stop') return { kind: 'stop', reason: result.reason };
+    const usage = { usage: usageAfter(job, llm) };
+    if (result.kind === 'park') {
+      const done = result.output === undefined ? {} : statusOfStage(stage, result.output);
+      return { ...result, status: { ...done, ...usage } };
+    }
     return {
       kind: 'continue',
       output: result.output,
-      status: { ...statusOfStage(stage, result.output), usage: usageAfter(job, llm) },
+      status: { ...statusOfStage(stage, result.output), ...usage },
       ...(result.pins ? { pins: result.pins } : {}),
     };
   };
