@@ -5,6 +5,8 @@
  */
 import { labeledPayload } from '../../helpers/webhooks.js';
 import { WAIT_MS } from '../../helpers/deadlines.js';
+import { EMPTY_USAGE } from '../../../src/runs/run-record.js';
+import type { StageFns } from '../../helpers/test-stages.js';
 import { runsEnded, startHarness, waitFor, type Harness } from './harness.js';
 
 const PUBLIC_URL = 'https://autofix.example.test/base';
@@ -14,7 +16,24 @@ describe('the run page of a run through the app', () => {
   afterEach(async () => h?.close());
 
   it('links the page from the status comment, and the link shows the stages', async () => {
-    h = await startHarness({ publicUrl: PUBLIC_URL });
+    // Triage as the real one answers: what its calls used, and the ranking's reasons.
+    const triage: StageFns['triage'] = async (job, ctx) => {
+      ctx.recordUsage(
+        {
+          ...EMPTY_USAGE,
+          promptTokens: 1200,
+          completionTokens: 34,
+          totalTokens: 1234,
+          costUsd: 0.0021,
+        },
+        ['gpt-e2e'],
+      );
+      const answer = await h.stages.defaults.triage(job, ctx);
+      if (answer.kind !== 'continue') return answer;
+      const ranked = [{ path: 'README.md', reasons: ['named in the issue <script>'] }];
+      return { ...answer, output: { ...answer.output, ranked } };
+    };
+    h = await startHarness({ publicUrl: PUBLIC_URL, overrides: { triage } });
     await h.send('issues', labeledPayload({ issueNumber: 7, title: 'Typo <b>bold</b>' }));
     await waitFor(() => h.github.pulls[0], WAIT_MS, 'the pull request');
     await runsEnded(h.prefix);
@@ -41,6 +60,8 @@ describe('the run page of a run through the app', () => {
     for (const stage of ['triage', 'plan', 'reproduce', 'code', 'pr'])
       expect(page).toMatch(new RegExp(`<td>${stage}</td>\\s*<td>done</td>`));
     expect(page).not.toContain('<b>bold</b>');
+    expect(page).toMatch(/<td>triage<\/td>[\s\S]*?gpt-e2e[\s\S]*?1,200[\s\S]*?\$0\.0021/);
+    expect(page).toContain('named in the issue &lt;script&gt;');
 
     const runId = decodeURIComponent(url.pathname.split('/').at(-1)!);
     const record = await h.run(runId);
