@@ -36,7 +36,7 @@ function runIdOf(path: string): string | undefined {
 
 export function runPageRoute(options: {
   runs: Pick<RunStore, 'get'>;
-  /** Undefined when links are off (no PUBLIC_URL): only the password opens a page. */
+  /** Checks signed links (`serve` always has the key); undefined: only the password opens a page. */
   links: Pick<RunPageLinks, 'verify'> | undefined;
   password: string | undefined;
   redact: (text: string) => string;
