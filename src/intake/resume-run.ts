@@ -8,6 +8,7 @@ import type { StageName } from '../contracts.js';
 import { stageJobId } from '../runs/run-addressing.js';
 import type { Run, RunStore } from '../runs/run-record.js';
 import { resumed, type ResumeRequest } from '../runs/run-transitions.js';
+import { addStageJob } from '../scheduler/fair-share/add-stage-job.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
 
 export type ResumeResult =
@@ -35,7 +36,7 @@ export async function resumeParkedRun(
   // The resumption's own job id: its number in the list, as `stageJobId` counts.
   const upTo = { runId, resumes: record.resumes.slice(0, record.resumes.indexOf(mine) + 1) };
   const jobId = stageJobId(upTo, mine.stage);
-  await deps.queues[mine.stage].add(mine.stage, { runId }, { jobId });
+  await addStageJob(deps.queues, mine.stage, { runId }, jobId, record.installationId);
   return { kind: 'resumed', runId, stage: mine.stage, jobId };
 }
 

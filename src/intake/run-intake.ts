@@ -10,6 +10,7 @@ import { newRun, type RunStore } from '../runs/run-record.js';
 import type { ResumeRequest } from '../runs/run-transitions.js';
 import { resumeParkedRun, type ResumeResult } from './resume-run.js';
 import { runKeyOf, type RunRegistry } from '../runs/run-registry.js';
+import { addStageJob } from '../scheduler/fair-share/add-stage-job.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
 import type { RunJobData } from '../runs/types.js';
 import { createDeadline, type Deadline } from '../scheduler/with-deadline.js';
@@ -80,7 +81,7 @@ export function createRunIntake(options: {
     // Issued together, the enqueue and the delivery record share one round trip (ioredis
     // pipelines commands sent before the first answer). An enqueue that fails for good takes
     // the record and the claim back, so the redelivery GitHub sends after the 503 runs.
-    const adding = queues[first].add(first, { runId: data.runId }, { jobId });
+    const adding = addStageJob(queues, first, { runId: data.runId }, jobId, data.installationId);
     const marking = registry.markDelivered([data.triggerKey, data.deliveryId], data.runId);
     const undo = (): void => {
       registry.forget([data.triggerKey, data.deliveryId], key, data.runId).catch(() => undefined);

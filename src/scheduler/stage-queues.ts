@@ -1,12 +1,15 @@
-/** The four stage queues, sharing one producer connection and one key prefix. */
-import { Queue, type JobsOptions } from 'bullmq';
+/**
+ * The stage queues, sharing one producer connection and one key prefix; their jobs are ordered
+ * fairly between installations (fair-share/), and queued only through `addStageJob`.
+ */
+import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { byStage } from '../contracts.js';
-import type { StageJobData } from '../runs/run-record.js';
 import { STAGES, type StageName } from '../runs/types.js';
+import { StageQueue, type JobOrder } from './fair-share/stage-queue.js';
 
 /** One queue per stage; a job carries only its run's id (the run is in the run store). */
-export type StageQueues = Record<StageName, Queue<StageJobData>>;
+export type StageQueues = Record<StageName, StageQueue>;
 
 export interface RetryPolicy {
   /** Attempts per stage job, the first included. */
@@ -31,9 +34,10 @@ export function createStageQueues(
   connection: Redis,
   prefix: string,
   retry: RetryPolicy = DEFAULT_RETRY,
+  order: JobOrder = 'fair',
 ): StageQueues {
-  const make = (name: StageName): Queue<StageJobData> =>
-    new Queue<StageJobData>(name, { connection, prefix, defaultJobOptions: jobOptions(retry) });
+  const make = (name: StageName): StageQueue =>
+    new StageQueue(name, { connection, prefix, defaultJobOptions: jobOptions(retry), order });
   return byStage(make);
 }
 

@@ -1,5 +1,6 @@
 import type { InstallationClient } from '../../github/installation-auth.js';
 import { finishRun } from '../../runs/end-run.js';
+import { addStageJob } from '../fair-share/add-stage-job.js';
 import { nextStage, stageJobId } from '../../runs/run-addressing.js';
 import { attemptEnded, stageOutput, type AttemptAccount } from '../../runs/run-transitions.js';
 import type { StageOutcome } from '../../runs/types.js';
@@ -53,6 +54,6 @@ export async function advanceRun(
   // Not awaited: the next stage's own versions outrank this one (status-publisher.ts).
   status.show();
   const nextId = stageJobId(record, next);
-  await rt.queues[next].add(next, { runId }, { jobId: nextId });
+  await addStageJob(rt.queues, next, { runId }, nextId, record.installationId);
   return { stage, outcome: 'continue', next: nextId };
 }

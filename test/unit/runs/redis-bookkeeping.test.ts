@@ -99,7 +99,12 @@ describe('Redis bookkeeping (real Redis, unique prefix)', () => {
 
   it('takes the claim and the delivery record back when the first job cannot be enqueued', async () => {
     const registry = createRunRegistry(redis, prefix);
-    const failing = { triage: { add: () => Promise.reject(new Error('OOM command not allowed')) } };
+    const failing = {
+      triage: {
+        priorities: { next: () => Promise.resolve(1) },
+        add: () => Promise.reject(new Error('OOM command not allowed')),
+      },
+    };
     const runs = createMemoryRunStore();
     const intake = createRunIntake({
       queues: failing as unknown as StageQueues,

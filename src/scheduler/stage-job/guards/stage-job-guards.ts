@@ -1,6 +1,7 @@
 /**
- * The checks every stage job passes, in order, before its stage runs. A new one is a file beside these
- * and a line here.
+ * The checks every stage job passes, in order, before its stage runs. A new one is a file beside
+ * these and a line here; fair share between installations is the queues' order
+ * (`../../fair-share/`), not a guard.
  */
 import type { StageJobGuard } from '../job-gate.js';
 import { endRunOfGoneInstallation } from './installation-gone.js';
