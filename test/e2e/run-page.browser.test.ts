@@ -3,7 +3,8 @@
  * playwright-core): a succeeded and a failed run's pages opened by their signed links, the items a
  * reader needs visible, the style sheet applied under the strict Content-Security-Policy (no
  * violation reported), and a screenshot of each written to `SCREENSHOTS` (outside the repository:
- * `$TMPDIR/autofix-run-page-screenshots`) for a person to look at.
+ * `$TMPDIR/autofix-run-page-screenshots`) for a person to look at. Also the other way in: a browser
+ * signed in on the status page with ADMIN_PASSWORD sends it along to a run page's plain address.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createRedactor } from '../../src/artifacts/redact.js';
+import { askForPassword, passwordMatches } from '../../src/hosts/app/admin-queues.js';
 import { runPageRoute } from '../../src/hosts/app/run-page/run-page-route.js';
+import type { HttpHandler } from '../../src/http-handler.js';
 import { createMemoryRunStore } from '../../src/runs/memory-run-store.js';
 import { createRunPageLinks, runPageKey } from '../../src/runs/run-page-link.js';
 import type { Run } from '../../src/runs/run-record.js';
@@ -20,6 +23,7 @@ import { failedRun, parkedRun, succeededRun } from '../helpers/run-records.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SECRET = 'browser-webhook-secret-0123';
+const PASSWORD = 'browser-admin-password';
 const SCREENSHOTS = join(tmpdir(), 'autofix-run-page-screenshots');
 
 describe('the run page in a browser', () => {
@@ -40,12 +44,22 @@ describe('the run page in a browser', () => {
     const handler = runPageRoute({
       runs,
       links,
-      password: undefined,
-      redact: createRedactor([SECRET]),
+      password: PASSWORD,
+      redact: createRedactor([SECRET, PASSWORD]),
       now: () => succeededRun().acceptedAt + 3600_000,
     });
+    // `/` stands in for the status page: the dashboard's basic-auth challenge, then a link.
+    const statusPage: HttpHandler = (req, res) => {
+      if (req.url !== '/') return false;
+      if (!passwordMatches(req.headers.authorization, PASSWORD)) askForPassword(res);
+      else res.end(`<a id="run" href="/runs/${failed.runId}">${failed.runId}</a>`);
+      return true;
+    };
     server = createServer((req, res) => {
-      void Promise.resolve(handler(req, res)).then((done) => done || res.writeHead(404).end());
+      void (async () => {
+        const done = (await statusPage(req, res)) || (await handler(req, res));
+        if (!done) res.writeHead(404).end();
+      })();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -133,6 +147,23 @@ describe('the run page in a browser', () => {
     );
     expect(violations).toEqual([]);
     await screenshot(page, 'failed');
+  });
+
+  it('opens a run page from the status page once signed in with the admin password', async () => {
+    const context = await browser.newContext({
+      httpCredentials: { username: 'admin', password: PASSWORD },
+    });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#run').click();
+    await page.waitForURL(`${base}/runs/${failed.runId}`);
+    await expect(page.locator('#outcome h2').innerText()).resolves.toBe('Failed in code');
+    // Without the password, the same address is a 404 that names nothing.
+    const res = await page.request.get(`${base}/runs/${failed.runId}`, {
+      headers: { authorization: 'Basic ' + Buffer.from('admin:guess').toString('base64') },
+    });
+    expect(res.status()).toBe(404);
+    await context.close();
   });
 
   it('shows why a parked run waits', async () => {
