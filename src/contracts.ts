@@ -38,6 +38,17 @@ export interface TriageResult {
   classification: CommitType;
   affected_files: string[];
   summary: string;
+  /**
+   * The ranking's top files and why each ranks (not the model's words: filled by the triage stage
+   * from the ranking it showed the model), at most `MAX_RANKED_NOTES` (the run page shows them).
+   */
+  ranked?: RankedFileNote[];
+}
+
+/** A file the ranking put near the top, with its reasons, most important first (bounded). */
+export interface RankedFileNote {
+  path: string;
+  reasons: string[];
 }
 
 export interface PlanStep {

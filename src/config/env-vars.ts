@@ -35,8 +35,8 @@ export const ENV_VARS: readonly EnvVar[] = [
   {
     name: 'WEBHOOK_SECRET',
     group: 'required',
-    about: "the App's webhook secret",
-    readBy: ['serve'],
+    about: "the App's webhook secret (workers: only to sign run-page links)",
+    readBy: APP,
   },
   {
     name: 'OPENAI_API_KEY',
@@ -55,7 +55,7 @@ export const ENV_VARS: readonly EnvVar[] = [
     name: 'WEBHOOK_SECRET_FILE',
     group: 'optional',
     about: 'WEBHOOK_SECRET read from this file',
-    readBy: ['serve'],
+    readBy: APP,
   },
   {
     name: 'OPENAI_API_KEY_FILE',
@@ -167,6 +167,12 @@ export const ENV_VARS: readonly EnvVar[] = [
     group: 'optional',
     about: 'ADMIN_PASSWORD read from this file',
     readBy: ['serve'],
+  },
+  {
+    name: 'PUBLIC_URL',
+    group: 'optional',
+    about: 'how people reach serve, for run-page links in comments (default: no links)',
+    readBy: APP,
   },
   {
     name: 'WEBHOOK_PROXY_URL',

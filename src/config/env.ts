@@ -121,6 +121,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   WEBHOOK_PROXY_URL: url(['http:', 'https:']),
+  PUBLIC_URL: url(['http:', 'https:']),
   MAX_RUN_COST_USD: usd,
   INSTALLATION_DAILY_COST_USD: usd,
   INSTALLATION_MONTHLY_COST_USD: usd,
@@ -190,6 +191,11 @@ export interface Settings {
    * deliveries that failed (0 = never).
    */
   reconcileIntervalMs: number;
+  /**
+   * `PUBLIC_URL`: how people reach `serve` (run-page links in comments); unset, no link is
+   * printed.
+   */
+  publicUrl?: string;
   /**
    * The operator's money caps (README, Budgets in money); a repository's `cost_budget_usd` is
    * bounded by `maxRunUsd`.
@@ -377,6 +383,7 @@ export function readSettings(
   if (openaiApiKey.value) settings.openaiApiKey = openaiApiKey.value;
   if (e.OPENAI_BASE_URL) settings.openaiBaseUrl = e.OPENAI_BASE_URL;
   if (e.HOST) settings.host = e.HOST;
+  if (e.PUBLIC_URL) settings.publicUrl = e.PUBLIC_URL;
   if (adminPassword.value) settings.adminPassword = adminPassword.value;
   return settings;
 }

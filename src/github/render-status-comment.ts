@@ -13,6 +13,8 @@ export interface StatusCommentInput {
   facts: StatusFacts;
   /** The slash command, for the hints (`/autofix`). */
   command: string;
+  /** The run page's signed link (stages, costs, outputs, the diff), for the footer. */
+  runPage?: string;
   /**
    * The repository, its GitHub host and the run's issue: links into the repository and closing
    * keywords for this issue stay live in LLM text. Without them none do.
@@ -128,6 +130,7 @@ export function renderStatusComment(input: StatusCommentInput): string {
     );
   }
   const footer = [`run \`${input.runId}\``];
+  if (input.runPage) footer.push(`[run page](<${input.runPage}>)`);
   if (facts.usage) footer.unshift(usageLine(facts.usage));
   if (facts.outcome?.kind === 'failed' || facts.outcome?.kind === 'stopped') {
     footer.push(`comment \`${input.command} <more detail>\` to try again`);

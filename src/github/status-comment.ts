@@ -23,6 +23,8 @@ export interface StatusCommentOptions {
   log: Logger;
   facts: StatusFacts;
   commentId?: number;
+  /** The run page's signed link, named in the footer (absent without PUBLIC_URL). */
+  runPage?: string;
 }
 
 export interface StatusComment {
@@ -51,6 +53,7 @@ export function createStatusComment(options: StatusCommentOptions): StatusCommen
       stageOrder: options.stageOrder,
       facts,
       command: options.command,
+      ...(options.runPage ? { runPage: options.runPage } : {}),
       // The run's own repository and issue: the only closing references and links LLM text
       // may keep live.
       repo: options.repo,

@@ -3,7 +3,7 @@
  * stage functions run in the CLI (in process) and in the app (from BullMQ processors).
  */
 import type { FileToReadNext } from '../context/files-to-read-next.js';
-import type { StageName, StepName } from '../contracts.js';
+import type { RankedFileNote, StageName, StepName } from '../contracts.js';
 import type { LlmClient } from '../llm/create-llm-client.js';
 import type { OverrideReader } from '../llm/load-agent.js';
 import type { Logger } from '../logger.js';
@@ -52,6 +52,8 @@ export interface RepoContext {
   tokens: number;
   /** Every file the ranking scored, most relevant to the issue first (the tools list them so). */
   ranked: readonly string[];
+  /** The first ranked files with the ranking's reasons (bounded: `rankedNotes`). */
+  top?: readonly RankedFileNote[];
   /** The ranked files after those `codeContext` shows whole: the tool loop suggests them. */
   next: readonly FileToReadNext[];
 }

@@ -3,6 +3,7 @@ import { buildPromptContext, DEFAULT_CONTEXT_BUDGET } from '../context/build-pro
 import { buildRepoMap, readPolicy } from '../context/build-repo-map.js';
 import { filesToReadNext } from '../context/files-to-read-next.js';
 import { rankFiles } from '../context/rank-files.js';
+import { rankedNotes } from '../context/ranked-notes.js';
 import type { IssueInput, RepoContext } from './ports.js';
 
 export async function prepareContext(
@@ -26,6 +27,7 @@ export async function prepareContext(
     codeContext: context.code.text,
     tokens: context.tokens,
     ranked,
+    top: rankedNotes(ranking.files),
     next: filesToReadNext(ranked, context.code.files),
   };
 }

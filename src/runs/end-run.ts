@@ -22,6 +22,7 @@ import type { RunEnding } from './run-record.js';
 import { ENDING_STAGE_INDEX, statusRevision, type StatusPublisher } from './status-publisher.js';
 import type { RunFailedHook, RunJobData, StageName } from './types.js';
 import type { RunStore } from './run-record.js';
+import type { RunPageLinks } from './run-page-link.js';
 import { ended } from './run-transitions.js';
 
 /** What ending a run needs of the process (a stage job's runtime has all of it). */
@@ -33,12 +34,15 @@ export interface RunEndingDeps {
   /** Redacts secrets from everything posted to GitHub. */
   redact: (text: string) => string;
   onRunFailed?: RunFailedHook;
+  /** The run page's signed links (PUBLIC_URL set): the status comment names the run's page. */
+  runPage?: Pick<RunPageLinks, 'urlOf'>;
 }
 
 export function statusCommentFor(
   data: RunJobData,
   client: InstallationClient,
   log: Logger,
+  runPage?: string,
 ): StatusComment {
   return createStatusComment({
     octokit: client.octokit,
@@ -51,6 +55,7 @@ export function statusCommentFor(
     log,
     facts: data.status,
     ...(data.statusCommentId === undefined ? {} : { commentId: data.statusCommentId }),
+    ...(runPage ? { runPage } : {}),
   });
 }
 
@@ -132,7 +137,7 @@ export async function failRun(
   client: InstallationClient,
   failure: { stage: StageName; error: ErrorShape; attempts: number },
   log: Logger,
-  status: StatusComment = statusCommentFor(data, client, log),
+  status: StatusComment = statusCommentFor(data, client, log, rt.runPage?.urlOf(data)),
 ): Promise<void> {
   log.error({ code: failure.error.code, attempts: failure.attempts }, 'run failed');
   await recordEnding(rt, data, { outcome: 'failed', failure }, log);

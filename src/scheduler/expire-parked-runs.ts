@@ -52,7 +52,7 @@ async function endExpired(rt: StageRuntime, run: Run, reason: string): Promise<v
         .onRunFailed(run, failure, { ...client, log })
         .catch((err: unknown) => log.warn({ err }, 'could not roll back the expired run'));
     }
-    const status = statusCommentFor(run, client, log);
+    const status = statusCommentFor(run, client, log, rt.runPage?.urlOf(run));
     await finishRun(rt, run, client, status, log, { reason });
     log.info('parked run expired: ended with nothing published');
   } catch (err) {

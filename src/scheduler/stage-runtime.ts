@@ -13,6 +13,7 @@ import type { StageName } from '../contracts.js';
 import type { BudgetCaps } from '../runs/budget-caps.js';
 import type { SpendLedger } from '../runs/spend-ledger.js';
 import type { CallJournal } from '../llm/call-journal.js';
+import type { RunPageLinks } from '../runs/run-page-link.js';
 
 export interface StageRuntime {
   processors: StageProcessors;
@@ -38,6 +39,8 @@ export interface StageRuntime {
   redact: (text: string) => string;
   limiter?: InstallationLimiter;
   onRunFailed?: RunFailedHook;
+  /** The run page's signed links (PUBLIC_URL set): status comments name the run's page. */
+  runPage?: Pick<RunPageLinks, 'urlOf'>;
   /** Aborted when the worker pool shuts down. */
   shutdown: AbortSignal;
 }

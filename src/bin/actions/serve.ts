@@ -13,6 +13,7 @@ import { AutofixError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
 import { createRunFailedHook } from '../../hosts/app/stages/run-failed-hook.js';
 import { createStageProcessors } from '../../hosts/app/stages/stage-processors.js';
+import { runPageLinksOf } from '../../hosts/app/run-page/run-page-links-of.js';
 import { checkRedis } from '../../scheduler/check-redis.js';
 import { createMetrics, type AppMetrics } from '../../scheduler/metrics.js';
 import { healthz } from '../../hosts/app/healthz.js';
@@ -87,7 +88,9 @@ async function stageWorkers(
   warnWithoutLlm(settings, log);
   // Repository code runs only in a sandbox that proved itself (or where the operator said none).
   const sandbox = await sandboxAtStart(settings, log);
-  const stageDeps = { settings, log, metrics, redact, sandbox };
+  // The PR body names the run's page when PUBLIC_URL is set.
+  const runPage = runPageLinksOf(settings);
+  const stageDeps = { settings, log, metrics, redact, sandbox, ...(runPage ? { runPage } : {}) };
   return {
     processors: createStageProcessors(stageDeps),
     onRunFailed: createRunFailedHook(stageDeps),
@@ -117,6 +120,7 @@ async function startApp(
     port: settings.port,
     ...(settings.adminPassword ? { adminPassword: settings.adminPassword } : {}),
     reconcileIntervalMs: settings.reconcileIntervalMs,
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
     admissionStalled: {
       lockDurationMs: worker.lockDurationMs,
       stalledIntervalMs: worker.stalledIntervalMs,

@@ -7,6 +7,7 @@ import { AutofixError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { createRunFailedHook } from '../../hosts/app/stages/run-failed-hook.js';
 import { createStageProcessors } from '../../hosts/app/stages/stage-processors.js';
+import { runPageLinksOf } from '../../hosts/app/run-page/run-page-links-of.js';
 import { checkRedis } from '../../scheduler/check-redis.js';
 import { createMetrics } from '../../scheduler/metrics.js';
 import { startWorkerProcess } from '../../hosts/app/start-worker-process.js';
@@ -19,7 +20,9 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
   // From here on the secrets live in `settings` only: no child process can inherit them, and
   // /proc/<pid>/environ no longer shows them (or the process stopped).
   scrubSecrets(process.env, read.secrets);
-  // Workers never check a webhook signature nor serve the admin pages.
+  // Run-page links are signed with a key derived from the webhook secret (PUBLIC_URL set): the
+  // key is kept, the secret dropped with the admin password (workers check no webhook signature).
+  const runPage = runPageLinksOf(read);
   const settings = withoutSecrets(read, 'webhookSecret', 'adminPassword');
   const redact = createRedactor(settings.secrets);
   const log = createLogger({ level: settings.logLevel, redact });
@@ -39,7 +42,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
   const sandbox = await sandboxAtStart(settings, log, {
     ...(flags.metricsPort === undefined ? {} : { extraPorts: [Number(flags.metricsPort)] }),
   });
-  const stageDeps = { settings, log, metrics, redact, sandbox };
+  const stageDeps = { settings, log, metrics, redact, sandbox, ...(runPage ? { runPage } : {}) };
   const proc = await startWorkerProcess({
     github: {
       appId: settings.appId,
@@ -60,6 +63,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
       stalledIntervalMs: options.stalledIntervalMs,
       parkTtlMs: settings.parkedRunTtlMs,
       costCaps: settings.costCaps,
+      ...(runPage ? { runPage } : {}),
     },
     ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),
     ...(settings.host ? { host: settings.host } : {}),

@@ -1,7 +1,7 @@
 /**
  * `autofix serve` as a function (tests and benchmarks call it too): Probot's server with the
- * webhook handlers, /healthz, /readyz, /metrics, Bull Board, the status page at `/`, the
- * WEBHOOK_PROXY_URL relay when set, and the stage workers unless disabled.
+ * webhook handlers, /healthz, /readyz, /metrics, Bull Board, the run pages at `/runs/<id>`, the
+ * status page at `/`, the WEBHOOK_PROXY_URL relay when set, and the stage workers unless disabled.
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'probot';
@@ -42,6 +42,9 @@ import { probotServerLog } from './server-log.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
 import { WEBHOOK_PATH } from './setup-page.js';
 import { createWebhookActivity, statusPage, type WebhookActivity } from './status-page.js';
+import { runPageRoute } from './run-page/run-page-route.js';
+import { runPageLinksOf, runPageVerifier } from './run-page/run-page-links-of.js';
+import type { RunPageLinks } from '../../runs/run-page-link.js';
 import { relayTarget, startWebhookRelay, type WebhookRelay } from './webhook-relay.js';
 import { startWorkers, type WorkerSettings } from './worker-runtime.js';
 
@@ -77,6 +80,12 @@ export interface AutofixServerOptions {
    * WEBHOOK_PROXY_URL environment variable (or `.env`), null = none.
    */
   webhookProxyUrl?: string | null;
+  /**
+   * PUBLIC_URL: how people reach this server. With it, this process's workers print each run's
+   * page link (signed with a key derived from the webhook secret); `/runs/<id>` checks such links
+   * either way, and ADMIN_PASSWORD opens any run page.
+   */
+  publicUrl?: string;
 }
 
 export interface AutofixServer {
@@ -204,6 +213,14 @@ function httpHandlers(s: Startup, started: StartedWorkers): HttpHandler[] {
     queues: [backend.triggers, ...STAGES.map((stage) => backend.queues[stage])],
     password: options.adminPassword,
   });
+  handlers.push(
+    runPageRoute({
+      runs: backend.runs,
+      links: runPageVerifier(options.github.webhookSecret),
+      password: options.adminPassword,
+      redact: options.redact,
+    }),
+  );
   if (admin) handlers.push(admin);
   else options.log.info('ADMIN_PASSWORD is not set: Bull Board (/admin/queues) is disabled');
   handlers.push(
@@ -326,8 +343,17 @@ function startStageWorkers({
     log: options.log,
     metrics: options.metrics,
     redact: options.redact,
-    settings: options.workers,
+    settings: { ...options.workers, ...printedLinks(options) },
   });
+}
+
+/** The run page's links this process's workers print (none without PUBLIC_URL). */
+function printedLinks(options: AutofixServerOptions): { runPage?: RunPageLinks } {
+  const runPage = runPageLinksOf({
+    publicUrl: options.publicUrl,
+    webhookSecret: options.github.webhookSecret,
+  });
+  return runPage ? { runPage } : {};
 }
 
 /** Stops taking webhooks, then closes the workers within the deadline, then Redis. */

@@ -201,7 +201,9 @@ function renderRuns(runs: RunRow[] | undefined, identifying: boolean, now: numbe
           <td>${r.outcome}</td>
           <td>${r.detail}</td>
           <td>${when(r.at, now)}</td>
-          <td><code>${r.runId}</code></td>
+          <td>
+            <a href="/runs/${encodeURIComponent(r.runId)}"><code>${r.runId}</code></a>
+          </td>
         </tr>`,
     )}
   </table>`;

@@ -7,6 +7,7 @@ import { createInstallationLimiter, type RateLimit } from '../../scheduler/insta
 import type { AppMetrics } from '../../scheduler/metrics.js';
 import type { RunFailedHook, StageProcessors } from '../../runs/types.js';
 import { createStatusPublisher } from '../../runs/status-publisher.js';
+import type { RunPageLinks } from '../../runs/run-page-link.js';
 import {
   startWorkerPool,
   type StageConcurrency,
@@ -35,6 +36,8 @@ export interface WorkerSettings {
   parkSweepMs?: number;
   /** The operator's money caps (`MAX_RUN_COST_USD`, …); a run's own come from its config. */
   costCaps?: OperatorCostCaps;
+  /** The run page's signed links (PUBLIC_URL set): status comments name the run's page. */
+  runPage?: Pick<RunPageLinks, 'urlOf'>;
 }
 
 /** Money for every stage job: caps per run, the shared ledger, each run's call journal. */
@@ -90,6 +93,7 @@ export function startWorkers(options: {
         ? { limiter: createInstallationLimiter(backend.redis, options.prefix, settings.rateLimit) }
         : {}),
       ...(settings.onRunFailed ? { onRunFailed: settings.onRunFailed } : {}),
+      ...(settings.runPage ? { runPage: settings.runPage } : {}),
     },
   });
 }

@@ -36,6 +36,8 @@ export interface PrBodyInput {
   warnings?: string[];
   usage?: { totalTokens: number; costUsd?: number };
   runId?: string;
+  /** The run page's link: stages, costs, outputs and the whole diff (absent for a local run). */
+  runPage?: string;
   /** The reproduce stage's test, or why there is none. */
   reproduction?: ReproductionOutput;
   /** What the code agent looked at, when it worked with tools. */
@@ -161,6 +163,7 @@ export function renderPrBody(input: PrBodyInput): string {
   const details: string[] = [`- Branch: ${codeSpan(input.commit.branch)}`];
   if (input.commit.sha) details.push(`- Commit: ${input.commit.sha}`);
   if (input.runId) details.push(runLine(input.runId));
+  if (input.runPage) details.push(`- Run page: [stages, costs, outputs](<${input.runPage}>)`);
   if (input.usage) {
     const cost =
       input.usage.costUsd === undefined ? '' : `, about $${input.usage.costUsd.toFixed(4)}`;

@@ -20,6 +20,8 @@ export interface PullRequestInput {
   model: string;
   usage?: { totalTokens: number; costUsd?: number };
   runId?: string;
+  /** The run page's signed link (the app with PUBLIC_URL set), named in the body's details. */
+  runPage?: string;
   reproduction?: ReproductionOutput;
   /**
    * The repository's GitHub host (`github.com`, a GHE host): LLM links into the repository stay
@@ -96,6 +98,7 @@ export async function writePullRequest(
     ...(code.warnings.length > 0 ? { warnings: code.warnings } : {}),
     ...(input.usage ? { usage: input.usage } : {}),
     ...(input.runId ? { runId: input.runId } : {}),
+    ...(input.runPage ? { runPage: input.runPage } : {}),
     ...(input.reproduction ? { reproduction: input.reproduction } : {}),
     ...(code.exploration ? { exploration: code.exploration } : {}),
   });

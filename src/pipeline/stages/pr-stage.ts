@@ -29,6 +29,7 @@ export async function prStage(env: StageEnv): Promise<StageResult<PullRequestOut
           model: env.model('pr'),
           usage: env.usage(),
           runId: facts.runId,
+          ...(facts.runPage ? { runPage: facts.runPage } : {}),
           ...(env.outputs.reproduce ? { reproduction: env.outputs.reproduce } : {}),
           ...(facts.githubHost ? { githubHost: facts.githubHost } : {}),
         },

@@ -37,6 +37,8 @@ export interface RunFacts extends BranchFacts {
   startOverHint: string;
   /** The repository's GitHub host, for links in the PR body (absent for a local run). */
   githubHost?: string;
+  /** The run page's signed link, for the PR body (the app with PUBLIC_URL set only). */
+  runPage?: string;
 }
 
 export interface WorkspaceIo {

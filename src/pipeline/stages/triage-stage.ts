@@ -15,6 +15,8 @@ export async function triageStage(env: StageEnv): Promise<StageResult<TriageResu
       { issue, context, config: env.facts.config, model: env.model('triage') },
       { llm: env.llm, log: env.log, readOverride: io.readOverride, ...signalOf(env) },
     );
-    return { kind: 'continue', output, pins };
+    // The ranking's reasons travel with the output (bounded), for the run page.
+    const ranked = context.top && context.top.length > 0 ? { ranked: [...context.top] } : {};
+    return { kind: 'continue', output: { ...output, ...ranked }, pins };
   });
 }

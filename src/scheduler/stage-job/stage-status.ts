@@ -22,7 +22,7 @@ export interface StageStatus {
 export function stageStatus(gate: JobGate, client: InstallationClient): StageStatus {
   const { rt, stage, attempt, log } = gate;
   const data = gate.run;
-  const comment = statusCommentFor(data, client, log);
+  const comment = statusCommentFor(data, client, log, rt.runPage?.urlOf(data));
   let seq = 0;
   const show = (): void =>
     rt.status.submit({

@@ -59,6 +59,8 @@ export interface HarnessOptions {
   github?: FakeGitHub;
   /** Where the app logs (default: silent, or `TEST_LOG`'s level). */
   log?: Logger;
+  /** PUBLIC_URL: status comments then link each run's page under it. */
+  publicUrl?: string;
 }
 
 export interface Harness {
@@ -113,6 +115,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
     ...(options.intakeTimeoutMs ? { intakeTimeoutMs: options.intakeTimeoutMs } : {}),
     reconcileIntervalMs: options.reconcileIntervalMs ?? 0,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.workers === false
       ? {}
       : {

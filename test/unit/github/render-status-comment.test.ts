@@ -85,6 +85,19 @@ describe('renderStatusComment', () => {
     expect(body.match(/<!-- autofix-run:/g)).toHaveLength(1);
   });
 
+  it('links the run page in its footer when it has a link, and prints none without', () => {
+    const url = 'https://autofix.example.com/runs/run-1?expires=1&sig=abc_-';
+    const body = renderStatusComment({
+      runId: 'run-1',
+      stageOrder: order,
+      facts: { stages: {} },
+      command: '/autofix',
+      runPage: url,
+    });
+    expect(body).toContain(`[run page](<${url}>)`);
+    expect(render({ stages: {} })).not.toContain('run page');
+  });
+
   it('tells how to try again after a failure', () => {
     const body = render({
       stages: { plan: { state: 'failed' } },

@@ -57,6 +57,15 @@ describe('renderPrBody', () => {
     expect(body).not.toContain('[!WARNING]');
   });
 
+  it('links the run page beside the run id when it has a link', () => {
+    const url = 'https://autofix.example.com/runs/run-1?expires=1&sig=abc_-';
+    const body = renderPrBody({ ...input, runId: 'run-1', runPage: url });
+    // The run line stays as it is: a PR's run id is read back from it (pull-run-id.ts).
+    expect(body).toContain('- Run: `run-1`\n');
+    expect(body).toContain(`- Run page: [stages, costs, outputs](<${url}>)`);
+    expect(renderPrBody({ ...input, runId: 'run-1' })).not.toContain('run page');
+  });
+
   it('is deterministic', () => {
     expect(renderPrBody(input)).toBe(renderPrBody(structuredClone(input)));
   });

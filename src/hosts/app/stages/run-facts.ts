@@ -13,7 +13,8 @@ function instructionsOf(job: RunJobData): string {
   return t.kind === 'issue-comment' ? t.instructions : '';
 }
 
-export function runFactsFor(job: RunJobData): RunFacts {
+/** `runPage`: the run page's signed link, when the app has a public URL (PUBLIC_URL). */
+export function runFactsFor(job: RunJobData, runPage?: string): RunFacts {
   const instructions = instructionsOf(job);
   const host = cloneUrlHost(job.repository.cloneUrl);
   const { feedback, replaceBranch, existingBranch, commitTrailers, verify } = job.facts;
@@ -35,5 +36,6 @@ export function runFactsFor(job: RunJobData): RunFacts {
     ...(verify ? { verify } : {}),
     startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
     ...(host ? { githubHost: host } : {}),
+    ...(runPage ? { runPage } : {}),
   };
 }

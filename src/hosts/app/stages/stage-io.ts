@@ -3,6 +3,7 @@
  * run has left, a workspace of the repository opened with a freshly minted installation token,
  * and the repository's agent overrides read at the base.
  */
+import type { RunPageLinks } from '../../../runs/run-page-link.js';
 import type { Redactor } from '../../../artifacts/redact.js';
 import type { Settings } from '../../../config/env.js';
 import { stageModelOf } from '../../../config/repo-config.js';
@@ -37,6 +38,8 @@ export interface AppStageDeps {
    * Default 2, the default code-stage concurrency; 0 removes every worktree when its job ends.
    */
   recycleWorktrees?: number;
+  /** The run page's signed links (PUBLIC_URL set): the PR body names the run's page. */
+  runPage?: Pick<RunPageLinks, 'urlOf'>;
 }
 
 export function modelFor(job: RunJobData, settings: Settings, stage: StageName): string {

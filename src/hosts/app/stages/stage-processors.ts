@@ -118,7 +118,7 @@ function stageProcessor<S extends StageName>(
   return async (job, ctx): Promise<StageOutcome<StageOutputMap[S]>> => {
     const llm = stageLlm(job, stage, deps, ctx.llmGuards);
     const env: StageEnv = {
-      facts: runFactsFor(job),
+      facts: runFactsFor(job, deps.runPage?.urlOf(job)),
       pins: job.pins ?? {},
       outputs: job.outputs,
       llm,

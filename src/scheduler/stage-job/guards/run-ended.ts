@@ -18,7 +18,12 @@ export const completeEndedRun: StageJobGuard = async (gate) => {
     await failRun(rt, run, client, ending.failure, log);
     throw new UnrecoverableError(`${ending.failure.error.code}: run ended before`);
   }
-  const final = statusCommentFor({ ...run, status: ending.status }, client, log);
+  const final = statusCommentFor(
+    { ...run, status: ending.status },
+    client,
+    log,
+    rt.runPage?.urlOf(run),
+  );
   await finishRun(rt, run, client, final, log, ending.stop);
   return { stage, outcome: ending.stop ? 'stop' : 'continue' };
 };
