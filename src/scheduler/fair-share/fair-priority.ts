@@ -2,11 +2,12 @@
  * Fair share between installations on one stage queue, as BullMQ priorities (BullMQ's open-source
  * edition has no groups; a lower priority number is taken first, equal ones in the order added).
  *
- * Each installation's jobs are numbered in rounds: a job's priority is one more than the larger of
- * the queue's current round and the installation's last job. So the first job every installation
- * has waiting shares one round, the second the next, and so on: an installation with 50 queued
- * jobs holds 50 rounds, and a newcomer's job lands in the round served next, behind at most one
- * job of each other installation (start-time fair queueing, with the round as virtual time).
+ * Each installation's jobs are numbered in rounds (start-time fair queueing, with the round as
+ * virtual time): a job's priority is the larger of the queue's current round (the round of the
+ * jobs being served) and one more than the installation's last job. So an installation with 50
+ * queued jobs holds 50 rounds, its next job the round after its last, while a newcomer's first job
+ * joins the round being served: it is taken before every other installation's next job, and waits
+ * only for a running stage to free its slot.
  *
  * Not a count of waiting jobs: a job numbered by its installation's backlog keeps that number, and
  * a long-waiting installation would fall behind every newcomer for ever. The current round is the
@@ -70,11 +71,16 @@ if queued == 0 then
 end
 local round = top
 local waiting = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-if waiting[2] then round = math.floor(tonumber(waiting[2]) / 4294967296) - 1 end
+if waiting[2] then
+  -- The round being served never goes back (a newcomer's job does not move it).
+  round = math.floor(tonumber(waiting[2]) / 4294967296) - 1
+  round = math.max(round, tonumber(redis.call('HGET', KEYS[1], 'vt') or '0'))
+  redis.call('HSET', KEYS[1], 'vt', round)
+end
 if held then round = math.min(round, held - 1) end
 local field = 'i:' .. ARGV[1]
 local last = tonumber(redis.call('HGET', KEYS[1], field) or '0')
-local priority = math.min(math.max(round, last) + 1, tonumber(ARGV[2]))
+local priority = math.min(math.max(round, last + 1, 1), tonumber(ARGV[2]))
 redis.call('HSET', KEYS[1], 'top', math.max(top, priority), field, priority)
 redis.call('ZADD', KEYS[2], priority, KEYS[9])
 redis.call('ZADD', KEYS[3], now, KEYS[9])
