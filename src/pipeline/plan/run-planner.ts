@@ -16,6 +16,14 @@ export interface PlannerInput {
   exists: (path: string) => boolean;
   /** Path policy over the planned paths; throws PROTECTED_PATH / WRITE_SCOPE_VIOLATION. */
   checkPaths: (paths: readonly string[]) => Promise<void>;
+  /** A maintainer's changes to an earlier plan (`/autofix plan …`), sanitized, oldest first. */
+  planNotes?: readonly string[];
+}
+
+/** The notes as the prompt shows them: numbered, or `(none)`. */
+function planNotesText(notes: readonly string[] | undefined): string {
+  if (!notes || notes.length === 0) return '(none)';
+  return notes.map((note, i) => `${i + 1}. ${note}`).join('\n');
 }
 
 const normalize = (command: string): string => command.trim().replace(/\s+/g, ' ');
@@ -57,6 +65,7 @@ export async function runPlanner(input: PlannerInput, ports: PipelinePorts): Pro
       code_context: input.context.codeContext,
       allowed_commands:
         input.config.validate.length > 0 ? input.config.validate.join('\n') : '(none)',
+      plan_notes: planNotesText(input.planNotes),
     },
   });
   await input.checkPaths(plan.file_changes.map((c) => c.path));

@@ -22,6 +22,7 @@ export async function planStage(env: StageEnv): Promise<StageResult<FixPlan>> {
         // Anything there, a dangling link included (`existsSync` follows links).
         exists: (path) => openRepoFiles(ws.worktree).entryKind(path) !== undefined,
         checkPaths: planPathCheck(ws, repoPathPolicy(facts.config)),
+        ...(facts.planNotes ? { planNotes: facts.planNotes } : {}),
       },
       { llm: env.llm, log: env.log, readOverride: io.readOverride, ...signalOf(env) },
     );

@@ -37,6 +37,8 @@ export interface RunFacts extends BranchFacts {
   startOverHint: string;
   /** The repository's GitHub host, for links in the PR body (absent for a local run). */
   githubHost?: string;
+  /** A maintainer's changes to an earlier plan (`/autofix plan …`), sanitized, oldest first. */
+  planNotes?: readonly string[];
 }
 
 export interface WorkspaceIo {

@@ -35,5 +35,6 @@ export function runFactsFor(job: RunJobData): RunFacts {
     ...(verify ? { verify } : {}),
     startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
     ...(host ? { githubHost: host } : {}),
+    ...(job.planNotes && job.planNotes.length > 0 ? { planNotes: job.planNotes } : {}),
   };
 }
