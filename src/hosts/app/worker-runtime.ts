@@ -13,6 +13,7 @@ import {
   type WorkerPool,
 } from '../../scheduler/worker-pool.js';
 import type { QueueBackend } from './queue-backend.js';
+import { planApprovalPolicy } from './stages/plan-approval.js';
 
 export interface WorkerSettings {
   processors: StageProcessors;
@@ -41,6 +42,7 @@ export function startWorkers(options: {
   settings: WorkerSettings;
 }): WorkerPool {
   const { backend, settings, redact } = options;
+  const auth = createInstallationAuth(options.probot, (token) => redact.add(token));
   return startWorkerPool({
     redisUrl: options.redisUrl,
     prefix: options.prefix,
@@ -65,7 +67,8 @@ export function startWorkers(options: {
           ? {}
           : { createAfterMs: settings.statusCreateAfterMs }),
       }),
-      auth: createInstallationAuth(options.probot, (token) => redact.add(token)),
+      auth,
+      parkAfter: planApprovalPolicy({ auth, log: options.log, redact }),
       log: options.log,
       metrics: options.metrics,
       redact,
