@@ -91,6 +91,7 @@ function plannerWithRecordedPrompts(prompts: string[]): StageFn<'plan'> {
         exists: () => true,
         checkPaths: () => Promise.resolve(),
         ...(facts.planNotes ? { planNotes: facts.planNotes } : {}),
+        ...(facts.planNotes && job.outputs.plan ? { previousPlan: job.outputs.plan } : {}),
       },
       { llm, log: silentLogger },
     );
@@ -181,6 +182,7 @@ describe('plan approval', () => {
     expect(record.resumes[0]).toMatchObject({ stage: 'plan', by: 'maintainer' });
     expect(prompts).toHaveLength(2);
     expect(prompts[1]).toContain('use a map instead');
+    expect(prompts[1]).toContain('The earlier plan:');
     expect(called(h, 'plan')).toBe(2);
     expect(called(h, 'code')).toBe(0);
   });
