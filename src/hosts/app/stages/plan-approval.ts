@@ -22,7 +22,7 @@ export interface PlanApprovalDeps {
 /** What the status comment says while the run waits. */
 export function awaitingApprovalMessage(command: string): string {
   return (
-    'Waiting for approval of the plan (posted below): a user with write access comments ' +
+    'Waiting for approval of the plan (posted in its own comment): a user with write access comments ' +
     `\`${command} approve\` to go on, or \`${command} plan <changes>\` to have it planned again.`
   );
 }
