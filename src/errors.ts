@@ -17,7 +17,11 @@ export const ERROR_CODES = [
   'LLM_UNAVAILABLE',
   'CONFIG_INVALID',
   'BUDGET_EXCEEDED',
-  /** The next LLM call would cross a money (or token) cap: the run parks, a maintainer may go on. */
+  /**
+   * The next LLM call would cross a money cap (or, for a model without a price, the token cap):
+   * refused before it was sent; the run parks (`park-reason.ts`) and `/autofix continue` resumes
+   * it. `details` holds the cap (`llm/spend-guard.ts`: `BudgetPausedDetails`). Never retried.
+   */
   'BUDGET_PAUSED',
   'RISK_TOO_HIGH',
   'TIMEOUT',

@@ -101,6 +101,36 @@ export const ENV_VARS: readonly EnvVar[] = [
     readBy: LLM,
   },
   {
+    name: 'MAX_RUN_COST_USD',
+    group: 'optional',
+    about: "USD one run may spend; bounds a repository's cost_budget_usd (default: no cap)",
+    readBy: APP,
+  },
+  {
+    name: 'INSTALLATION_DAILY_COST_USD',
+    group: 'optional',
+    about: "USD an installation's runs may spend per UTC day (default: no cap)",
+    readBy: APP,
+  },
+  {
+    name: 'INSTALLATION_MONTHLY_COST_USD',
+    group: 'optional',
+    about: "USD an installation's runs may spend per UTC month (default: no cap)",
+    readBy: APP,
+  },
+  {
+    name: 'REQUESTER_DAILY_COST_USD',
+    group: 'optional',
+    about: 'USD the runs one person starts may spend per UTC day (default: no cap)',
+    readBy: APP,
+  },
+  {
+    name: 'MODEL_PRICES_FILE',
+    group: 'optional',
+    about: 'JSON of model prices (USD per million tokens) added to the built-in table',
+    readBy: LLM,
+  },
+  {
     name: 'GHE_HOST',
     group: 'optional',
     about: 'GitHub Enterprise host, without a scheme (default: github.com)',

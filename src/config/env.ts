@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { maskSecret } from '../artifacts/redact.js';
 import { AutofixError } from '../errors.js';
 import type { DotEnvLoad } from './dotenv.js';
+import { readModelPricesFile, type PriceTable } from './model-prices.js';
 import { readSecretVariable } from './secret-files.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -28,6 +29,15 @@ const url = (protocols: readonly string[]) =>
       })
       .optional(),
   );
+const usd = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be an amount of USD greater than 0, e.g. 2.50')
+    .transform(Number)
+    .refine((n) => n > 0, 'must be an amount of USD greater than 0, e.g. 2.50')
+    .optional(),
+);
 const port = z.preprocess(
   emptyToUndefined,
   z
@@ -111,6 +121,11 @@ export const envSchema = z.object({
       .optional(),
   ),
   WEBHOOK_PROXY_URL: url(['http:', 'https:']),
+  MAX_RUN_COST_USD: usd,
+  INSTALLATION_DAILY_COST_USD: usd,
+  INSTALLATION_MONTHLY_COST_USD: usd,
+  REQUESTER_DAILY_COST_USD: usd,
+  MODEL_PRICES_FILE: optionalString,
   AUTOFIX_ENV_FILE: optionalString,
   AUTOFIX_NETWORK_ALLOW: z.preprocess(
     emptyToUndefined,
@@ -175,8 +190,42 @@ export interface Settings {
    * deliveries that failed (0 = never).
    */
   reconcileIntervalMs: number;
+  /**
+   * The operator's money caps (README, Budgets in money); a repository's `cost_budget_usd` is
+   * bounded by `maxRunUsd`.
+   */
+  costCaps: OperatorCostCaps;
+  /** `MODEL_PRICES_FILE`: prices added to (or replacing) the defaults of `llm/prices.ts`. */
+  modelPrices: PriceTable;
   /** Every secret value, for the redactor. */
   secrets: string[];
+}
+
+/** USD caps the operator sets; each absent one is no cap. */
+export interface OperatorCostCaps {
+  /** `MAX_RUN_COST_USD`: one run, whatever its repository says. */
+  maxRunUsd?: number;
+  /** `INSTALLATION_DAILY_COST_USD`: all runs of an installation in a UTC day. */
+  installationDailyUsd?: number;
+  /** `INSTALLATION_MONTHLY_COST_USD`: all runs of an installation in a UTC month. */
+  installationMonthlyUsd?: number;
+  /** `REQUESTER_DAILY_COST_USD`: all runs one person started in a UTC day. */
+  requesterDailyUsd?: number;
+}
+
+function costCapsOf(e: z.infer<typeof envSchema>): OperatorCostCaps {
+  return {
+    ...(e.MAX_RUN_COST_USD === undefined ? {} : { maxRunUsd: e.MAX_RUN_COST_USD }),
+    ...(e.INSTALLATION_DAILY_COST_USD === undefined
+      ? {}
+      : { installationDailyUsd: e.INSTALLATION_DAILY_COST_USD }),
+    ...(e.INSTALLATION_MONTHLY_COST_USD === undefined
+      ? {}
+      : { installationMonthlyUsd: e.INSTALLATION_MONTHLY_COST_USD }),
+    ...(e.REQUESTER_DAILY_COST_USD === undefined
+      ? {}
+      : { requesterDailyUsd: e.REQUESTER_DAILY_COST_USD }),
+  };
 }
 
 const SECRET_VARS = new Set(['PRIVATE_KEY', 'WEBHOOK_SECRET', 'OPENAI_API_KEY', 'ADMIN_PASSWORD']);
@@ -274,6 +323,7 @@ export function readSettings(
   const webhookSecret = readSecretVariable(env, 'WEBHOOK_SECRET', problems);
   const openaiApiKey = readSecretVariable(env, 'OPENAI_API_KEY', problems);
   const adminPassword = readSecretVariable(env, 'ADMIN_PASSWORD', problems);
+  const modelPrices = readModelPricesFile(env.MODEL_PRICES_FILE?.trim() || undefined, problems);
   const all = [
     ...(options.dotEnv?.problems ?? []),
     ...problems.map((p) => withOrigin(p, options.dotEnv)),
@@ -301,6 +351,8 @@ export function readSettings(
     sandbox: e.AUTOFIX_SANDBOX ?? 'bwrap',
     networkAllow: e.AUTOFIX_NETWORK_ALLOW ? splitList(e.AUTOFIX_NETWORK_ALLOW) : [],
     reconcileIntervalMs: e.AUTOFIX_RECONCILE_INTERVAL_MS ?? DEFAULTS.reconcileIntervalMs,
+    costCaps: costCapsOf(e),
+    modelPrices,
     parkedRunTtlMs: (e.PARKED_RUN_TTL_HOURS ?? 168) * 3600_000,
     secrets: [
       privateKey,

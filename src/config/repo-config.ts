@@ -111,8 +111,16 @@ export const repoConfigSchema = z
     protected_paths: z.array(z.string().min(1)).default([]),
     /** When non-empty, the bot may write only paths matching one of these globs. */
     allowed_paths: z.array(z.string().min(1)).default([]),
-    /** Total prompt + completion tokens one run may use. */
+    /**
+     * Total prompt + completion tokens one run may use: the cap of calls to models without a
+     * price (local servers), and of every call when no money cap applies.
+     */
     token_budget: z.number().int().positive().default(400_000),
+    /**
+     * USD one run may spend on priced models; the operator's `MAX_RUN_COST_USD` bounds it (the
+     * smaller wins). A run that would cross it pauses; `/autofix continue` allows as much again.
+     */
+    cost_budget_usd: z.number().positive().optional(),
     /**
      * `auto`: the operator's sandbox (bubblewrap unless the worker's operator set
      * `AUTOFIX_SANDBOX=none`); `bwrap`: always sandboxed. A repository can only make the policy

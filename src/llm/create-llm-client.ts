@@ -5,22 +5,28 @@
  * redacted from every message this module produces. The steps of a call live beside it: the
  * prompt masked (`client-redaction.ts`), each attempt (`send-once.ts`: `chat-params.ts` builds
  * the body, `read-completion.ts` reads the answer), the retries (`with-retries.ts`), and the
- * end (`settle-answer.ts` with `record-call-usage.ts`, or `fail-unavailable.ts`).
+ * end (`settle-answer.ts` with `record-call-usage.ts`, or `fail-unavailable.ts`). Before a call
+ * is sent, the run's call journal may answer it (`call-journal.ts`, `replay-answer.ts`: no call,
+ * no charge), then the spend guard and the token budget are asked (`check-spend.ts`); after an
+ * answer, it is journaled and its cost told to the guard, once per real call.
  */
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatCall } from './chat-call.js';
 import { transcriptRequestOf } from './chat-params.js';
 import { abortableSleep, describeEndpoint, OPENAI_DEFAULT_BASE_URL } from './classify-llm-error.js';
 import { clientRedaction, outgoingMessages, type RunRedact } from './client-redaction.js';
-import { countMessageTokens } from './count-tokens.js';
+import { journalKey, type CallJournal } from './call-journal.js';
+import { checkSpend } from './check-spend.js';
 import { failUnavailable } from './fail-unavailable.js';
 import { createOpenAiSdk } from './openai-sdk.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { sendOnce } from './send-once.js';
+import { replayAnswer } from './replay-answer.js';
 import { settleAnswer } from './settle-answer.js';
+import type { SpendGuard } from './spend-guard.js';
 import { createUsageTracker, type UsageTracker } from './usage-tracker.js';
 import { withRetries } from './with-retries.js';
-import type { ChatRequest, ChatResult, TranscriptHook } from './types.js';
+import type { CallUsage, ChatRequest, ChatResult, TranscriptHook } from './types.js';
 
 export const DEFAULT_BASE_URL = OPENAI_DEFAULT_BASE_URL;
 
@@ -47,6 +53,13 @@ export interface LlmClientOptions {
    * the server's tokenizer may count fewer tokens than o200k.
    */
   budgetCertainty?: number;
+  /**
+   * The run's money check (`spend-guard.ts`, `runs/run-spend-guard.ts`): asked before every call
+   * that is sent, told each answered call's cost. A refusal throws `BUDGET_PAUSED`.
+   */
+  spendGuard?: SpendGuard;
+  /** The run's answers so far (`call-journal.ts`): a call asked again is answered from it. */
+  journal?: CallJournal;
   /** Test seams. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -76,6 +89,7 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
     sleep: options.sleep ?? abortableSleep,
   };
   const end = { now, onTranscript: options.onTranscript };
+  const { journal } = options;
   let calls = 0;
 
   async function chat(request: ChatRequest): Promise<ChatResult> {
@@ -89,9 +103,10 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
       messages,
       transcriptRequest: transcriptRequestOf(request, messages),
     };
-    if (usage.totals().budget !== undefined) {
-      usage.assertCanSpend(Math.floor(countMessageTokens(messages) * certainty), request.stage);
-    }
+    const key = journal ? journalKey(endpoint, request, messages) : undefined;
+    const recorded = key === undefined ? undefined : await journal?.get(key);
+    if (recorded) return replayAnswer(call, recorded, { ...end, usage });
+    await checkSpend(call, { usage, guard: options.spendGuard, certainty });
     const tried = await withRetries(() => sendOnce(sdk, call, timeoutMs, now), {
       ...retries,
       signal: request.signal,
@@ -101,8 +116,18 @@ export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
           redact(`LLM request failed (${failure.label}); retrying in ${waitMs} ms`),
         ),
     });
-    if ('ok' in tried) return settleAnswer(call, tried.attempts, tried.ok, { ...end, usage });
-    return failUnavailable(call, tried.attempts, tried.failure, { ...end, endpoint, redact });
+    if (!('ok' in tried))
+      return failUnavailable(call, tried.attempts, tried.failure, { ...end, endpoint, redact });
+    const got = tried.ok;
+    const charge = async (callUsage: CallUsage): Promise<void> => {
+      if (key !== undefined) await journal?.put(key, got);
+      await options.spendGuard?.afterCall({
+        model: request.model,
+        stage: request.stage,
+        usage: callUsage,
+      });
+    };
+    return settleAnswer(call, tried.attempts, got, { ...end, usage, charge });
   }
 
   return { chat, endpoint, usage };

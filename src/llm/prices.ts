@@ -1,15 +1,12 @@
 /**
  * USD per million tokens by model-name prefix; the longest matching prefix wins. Approximate
  * list prices, good enough to show the order of magnitude of a run; override per deployment.
- * Models not listed (local servers, new names) cost 0 and are reported as unpriced.
+ * Models not listed (local servers, new names) cost 0 and are reported as unpriced. The operator
+ * adds or replaces entries with `MODEL_PRICES_FILE` (`config/model-prices.ts`).
  */
+import type { ModelPrice, PriceTable } from '../config/model-prices.js';
 
-export interface ModelPrice {
-  inputPerMillion: number;
-  outputPerMillion: number;
-}
-
-export type PriceTable = Readonly<Record<string, ModelPrice>>;
+export type { ModelPrice, PriceTable };
 
 const p = (inputPerMillion: number, outputPerMillion: number): ModelPrice => ({
   inputPerMillion,

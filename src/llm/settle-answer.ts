@@ -1,21 +1,27 @@
 /**
- * The end of a call that got an answer: usage recorded, the transcript written (raw reply), then
- * the budget error if the call overdrew it, else the answer normalized (`normalize-answer.ts`).
+ * The end of a call that got an answer: usage recorded, the answer charged (journal, spend guard),
+ * the transcript written (raw reply), then the budget error if the call overdrew the token
+ * budget, else the answer normalized (`normalize-answer.ts`).
  */
 import { transcriptHead, type CallEnd, type ChatCall } from './chat-call.js';
 import { normalizeAnswer } from './normalize-answer.js';
 import type { Completion } from './read-completion.js';
 import { recordCallUsage } from './record-call-usage.js';
-import type { ChatResult } from './types.js';
+import type { CallUsage, ChatResult } from './types.js';
 import type { UsageTracker } from './usage-tracker.js';
 
 export async function settleAnswer(
   call: ChatCall,
   attempts: number,
   got: Completion,
-  end: CallEnd & { usage: UsageTracker },
+  end: CallEnd & {
+    usage: UsageTracker;
+    /** Told once the call's usage is known, before anything can throw: it was paid for. */
+    charge?: (callUsage: CallUsage) => Promise<void>;
+  },
 ): Promise<ChatResult> {
   const { callUsage, budgetError } = recordCallUsage(end.usage, call, got);
+  await end.charge?.(callUsage);
   const durationMs = end.now() - call.started;
   await end.onTranscript?.({
     ...transcriptHead(call),
@@ -27,6 +33,15 @@ export async function settleAnswer(
     durationMs,
   });
   if (budgetError !== undefined) throw budgetError;
+  return resultOf(call, got, { usage: callUsage, attempts, durationMs });
+}
+
+/** The answer as a stage reads it: normalized text, the raw reply kept. */
+export function resultOf(
+  call: ChatCall,
+  got: Completion,
+  how: Pick<ChatResult, 'usage' | 'attempts' | 'durationMs' | 'replayed'>,
+): ChatResult {
   const answer = normalizeAnswer(got.text, { refusal: got.refusal });
   return {
     text: answer.text,
@@ -36,10 +51,11 @@ export async function settleAnswer(
     truncated: got.truncated,
     toolCalls: got.toolCalls,
     ...(got.toolCallQuirks.length > 0 ? { toolCallQuirks: got.toolCallQuirks } : {}),
-    usage: callUsage,
+    usage: how.usage,
     raw: got.raw,
-    attempts,
-    durationMs,
+    attempts: how.attempts,
+    durationMs: how.durationMs,
     index: call.index,
+    ...(how.replayed ? { replayed: true } : {}),
   };
 }

@@ -69,11 +69,17 @@ export interface ChatResult {
   usage: CallUsage;
   /** The response body as received, for `query-N-response.json`. */
   raw: unknown;
-  /** HTTP attempts this call took (1 = no retry). */
+  /** HTTP attempts this call took (1 = no retry; 0 = answered from the run's call journal). */
   attempts: number;
   durationMs: number;
   /** 1-based number of this call in the client's life: the N of `query-N.txt`. */
   index: number;
+  /**
+   * The answer came from the run's call journal (`call-journal.ts`): the same call was answered
+   * before (a retried or resumed stage) and nothing was sent or charged. `usage` is the first
+   * answer's.
+   */
+  replayed?: boolean;
 }
 
 /** One finished (or finally failed) call, handed to the transcript hook. */
@@ -93,6 +99,11 @@ export interface TranscriptEntry {
   durationMs: number;
   /** Error message (already redacted) when the call failed. */
   error?: string;
+  /**
+   * Answered from the run's call journal without a request: `usage` is then undefined (the
+   * tokens were counted when the answer was first received).
+   */
+  replayed?: boolean;
 }
 
 export type TranscriptHook = (entry: TranscriptEntry) => void | Promise<void>;

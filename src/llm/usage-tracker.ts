@@ -36,6 +36,15 @@ export interface UsageTracker {
   }): UsageRecord;
   records(): readonly UsageRecord[];
   totals(): UsageTotals;
+  /** USD of a call of `model` at this tracker's prices (0 and unpriced when it has none). */
+  costOf(
+    model: string,
+    promptTokens: number,
+    completionTokens: number,
+  ): {
+    cost: number;
+    priced: boolean;
+  };
 }
 
 export interface UsageTrackerOptions {
@@ -94,6 +103,8 @@ export function createUsageTracker(options: UsageTrackerOptions = {}): UsageTrac
       return record;
     },
     records: () => list,
+    costOf: (model, promptTokens, completionTokens) =>
+      costOf(model, promptTokens, completionTokens, prices),
     totals() {
       const sum = (f: (r: UsageRecord) => number): number => list.reduce((s, r) => s + f(r), 0);
       return {

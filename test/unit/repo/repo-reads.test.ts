@@ -18,6 +18,7 @@ const NOT_THE_REPOSITORY: Record<string, string> = {
   'config/clear-startup-environment.ts': "reads and clears this process's own /proc environment",
   'config/dotenv.ts': "reads the operator's .env",
   'config/env.ts': "reads the operator's key file (PRIVATE_KEY_PATH)",
+  'config/model-prices.ts': "reads the operator's price file (MODEL_PRICES_FILE)",
   'config/secret-files.ts': "reads the operator's secret files (*_FILE)",
   'demo/demo-setup.ts': "lists the demo's own folder",
   'edits/apply-change-set.ts': "opens files only to create them ('wx'), never to read",
