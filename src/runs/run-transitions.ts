@@ -37,6 +37,12 @@ export function stageStarted(run: Run, stage: StageName, now: number): Run {
   });
 }
 
+/** `stage` waits before its first attempt (parked by a check in front of it). */
+export function stageWaiting(run: Run, stage: StageName): Run {
+  const before = run.stages[stage];
+  return withStage(run, stage, { ...before, attempts: before?.attempts ?? 0, state: 'parked' });
+}
+
 /** An attempt of `stage` ended in `state`: its time and usage are added to the stage and the run. */
 export function attemptEnded(
   run: Run,

@@ -29,6 +29,8 @@ import type { GitHubClient, StatusFacts, StatusPatch } from '../github/types.js'
 import type { Logger } from '../logger.js';
 import type { ReviewNote } from '../github/review-notes.js';
 import type { Run, RunUsage } from './run-record.js';
+import type { SpendGuard } from '../llm/spend-guard.js';
+import type { CallJournal } from '../llm/call-journal.js';
 
 export {
   ROUTES,
@@ -181,6 +183,8 @@ export interface StageContext {
   checkpoint: StageCheckpoint;
   /** Records what the stage's LLM calls used so far (the run record's stage usage); may repeat. */
   recordUsage: (usage: RunUsage, models: readonly string[]) => void;
+  /** The run's money check and answer journal for this attempt's LLM client, when the app has them. */
+  llmGuards?: { spendGuard: SpendGuard; journal: CallJournal };
 }
 
 /** A stage's answer in the app: what either runner takes, plus what the status comment shows. */

@@ -10,6 +10,9 @@ import type { RunFailedHook, StageProcessors } from '../runs/types.js';
 import type { Run, RunStore } from '../runs/run-record.js';
 import type { ParkReason } from '../runs/run-record.js';
 import type { StageName } from '../contracts.js';
+import type { BudgetCaps } from '../runs/budget-caps.js';
+import type { SpendLedger } from '../runs/spend-ledger.js';
+import type { CallJournal } from '../llm/call-journal.js';
 
 export interface StageRuntime {
   processors: StageProcessors;
@@ -24,6 +27,8 @@ export interface StageRuntime {
    * there (plan approval). Undefined goes on.
    */
   parkAfter?: ParkPolicy;
+  /** Money: the caps of a run, the spend ledger, each run's call journal (absent: tokens only). */
+  money?: MoneyPorts;
   /** Publishes status comments in the background, ordered across workers. */
   status: StatusPublisher;
   auth: InstallationAuth;
@@ -43,3 +48,9 @@ export type ParkPolicy = (
   stage: StageName,
   output: unknown,
 ) => Promise<{ reason: ParkReason; message: string } | undefined>;
+
+export interface MoneyPorts {
+  caps: (run: Run) => BudgetCaps;
+  ledger: SpendLedger;
+  journal: (runId: string) => CallJournal;
+}

@@ -96,6 +96,7 @@ async function stageWorkers(
     lockDurationMs: worker.lockDurationMs,
     stalledIntervalMs: worker.stalledIntervalMs,
     parkTtlMs: settings.parkedRunTtlMs,
+    costCaps: settings.costCaps,
   };
 }
 

@@ -59,6 +59,7 @@ export async function worker(flags: WorkerFlags & { metricsPort?: string }): Pro
       lockDurationMs: options.lockDurationMs,
       stalledIntervalMs: options.stalledIntervalMs,
       parkTtlMs: settings.parkedRunTtlMs,
+      costCaps: settings.costCaps,
     },
     ...(flags.metricsPort === undefined ? {} : { metricsPort: Number(flags.metricsPort) }),
     ...(settings.host ? { host: settings.host } : {}),

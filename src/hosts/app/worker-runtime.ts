@@ -13,6 +13,11 @@ import {
   type WorkerPool,
 } from '../../scheduler/worker-pool.js';
 import type { QueueBackend } from './queue-backend.js';
+import type { OperatorCostCaps } from '../../config/env.js';
+import { budgetCapsOf } from '../../runs/budget-caps.js';
+import { createRedisCallJournal } from '../../runs/redis-call-journal.js';
+import { createRedisSpendLedger } from '../../runs/redis-spend-ledger.js';
+import type { MoneyPorts } from '../../scheduler/stage-runtime.js';
 import { planApprovalPolicy } from './stages/plan-approval.js';
 
 export interface WorkerSettings {
@@ -29,6 +34,17 @@ export interface WorkerSettings {
   /** How long a parked run waits (`PARKED_RUN_TTL_HOURS`), and how often parkings are swept. */
   parkTtlMs?: number;
   parkSweepMs?: number;
+  /** The operator's money caps (`MAX_RUN_COST_USD`, …); a run's own come from its config. */
+  costCaps?: OperatorCostCaps;
+}
+
+/** Money for every stage job: caps per run, the shared ledger, each run's call journal. */
+function moneyPorts(backend: QueueBackend, prefix: string, caps: OperatorCostCaps): MoneyPorts {
+  return {
+    caps: (run) => budgetCapsOf(run.config, caps),
+    ledger: createRedisSpendLedger(backend.redis, prefix),
+    journal: (runId) => createRedisCallJournal(backend.redis, prefix, runId),
+  };
 }
 
 export function startWorkers(options: {
@@ -55,6 +71,7 @@ export function startWorkers(options: {
       queues: backend.queues,
       registry: backend.registry,
       runs: backend.runs,
+      money: moneyPorts(backend, options.prefix, settings.costCaps ?? {}),
       ...(settings.parkTtlMs ? { parkTtlMs: settings.parkTtlMs } : {}),
       status: createStatusPublisher({
         redis: backend.redis,

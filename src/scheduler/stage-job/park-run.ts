@@ -7,7 +7,13 @@
 import { LOCK_TTL_MS, runKeyOf } from '../../runs/run-registry.js';
 import { nextStage } from '../../runs/run-addressing.js';
 import type { RunParking } from '../../runs/run-record.js';
-import { attemptEnded, parked, stageOutput } from '../../runs/run-transitions.js';
+import {
+  attemptEnded,
+  parked,
+  stageOutput,
+  stageWaiting,
+  type AttemptAccount,
+} from '../../runs/run-transitions.js';
 import type { StageOutcome } from '../../runs/types.js';
 import type { AnsweredStage } from './advance-run.js';
 import type { JobGate, StageJobResult } from './job-gate.js';
@@ -18,7 +24,7 @@ export const DEFAULT_PARK_TTL_MS = 7 * 24 * 3600_000;
 export async function parkRun(
   gate: JobGate,
   park: Extract<StageOutcome, { kind: 'park' }>,
-  answered: Pick<AnsweredStage, 'status' | 'attempt'>,
+  answered: Pick<AnsweredStage, 'status'> & { attempt?: AttemptAccount },
 ): Promise<StageJobResult> {
   const { rt, stage, log } = gate;
   const { status, attempt } = answered;
@@ -39,7 +45,10 @@ export async function parkRun(
   status.comment.setOutcome({ kind: 'parked', message: park.message });
   const commentId = rt.status.commentId(gate.run.runId) ?? gate.run.statusCommentId;
   const record = await rt.runs.update(gate.run.runId, (r) => {
-    const counted = attemptEnded(r, stage, done ? 'done' : 'parked', attempt, now);
+    // Parked before it started (a guard): the stage waits without an attempt.
+    const counted = attempt
+      ? attemptEnded(r, stage, done ? 'done' : 'parked', attempt, now)
+      : stageWaiting(r, stage);
     const kept = done
       ? stageOutput(counted, stage, park.output, undefined, status.comment.facts())
       : counted;

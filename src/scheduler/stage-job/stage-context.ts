@@ -1,5 +1,6 @@
 import type { InstallationClient } from '../../github/installation-auth.js';
 import type { RunUsage } from '../../runs/run-record.js';
+import { createRunSpendGuard } from '../../runs/run-spend-guard.js';
 import type { StageContext, StageOutputs } from '../../runs/types.js';
 import type { JobGate } from './job-gate.js';
 import type { StageStatus } from './stage-status.js';
@@ -40,5 +41,18 @@ export function stageContext(
       },
     },
     recordUsage,
+    ...(rt.money
+      ? {
+          llmGuards: {
+            spendGuard: createRunSpendGuard({
+              run: gate.run,
+              stage,
+              caps: rt.money.caps(gate.run),
+              ledger: rt.money.ledger,
+            }),
+            journal: rt.money.journal(runId),
+          },
+        }
+      : {}),
   };
 }

@@ -44,10 +44,16 @@ export function modelFor(job: RunJobData, settings: Settings, stage: StageName):
 }
 
 /** An LLM client for one stage: the run's remaining budget, tokens counted into /metrics. */
-export function stageLlm(job: Run, stage: StageName, deps: AppStageDeps): LlmClient {
+export function stageLlm(
+  job: Run,
+  stage: StageName,
+  deps: AppStageDeps,
+  guards?: StageContext['llmGuards'],
+): LlmClient {
   const used = job.usage.totalTokens;
   const llm = createConfiguredLlm(deps.settings, {
     budget: Math.max(1, job.config.token_budget - used),
+    ...(guards ? { spendGuard: guards.spendGuard, journal: guards.journal } : {}),
     redact: deps.redact,
     log: deps.log,
     onTranscript: (entry) => {

@@ -116,7 +116,7 @@ function stageProcessor<S extends StageName>(
 ): StageProcessor<S> {
   const sandbox = deps.sandbox ?? operatorSandbox(deps.settings);
   return async (job, ctx): Promise<StageOutcome<StageOutputMap[S]>> => {
-    const llm = stageLlm(job, stage, deps);
+    const llm = stageLlm(job, stage, deps, ctx.llmGuards);
     const env: StageEnv = {
       facts: runFactsFor(job),
       pins: job.pins ?? {},

@@ -8,6 +8,7 @@ import { endRunOfGoneInstallation } from './installation-gone.js';
 import { delayOverInstallationLimit } from './installation-limit.js';
 import { completeEndedRun } from './run-ended.js';
 import { leaveParkedRun } from './run-parked.js';
+import { parkOverBudget } from './budget.js';
 import { refuseWhileShuttingDown } from './shutting-down.js';
 
 export const STAGE_JOB_GUARDS: readonly StageJobGuard[] = [
@@ -16,4 +17,5 @@ export const STAGE_JOB_GUARDS: readonly StageJobGuard[] = [
   delayOverInstallationLimit,
   completeEndedRun,
   leaveParkedRun,
+  parkOverBudget,
 ];
