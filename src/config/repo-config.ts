@@ -32,6 +32,22 @@ const stageModels = z
 
 const command = z.string().trim().min(1, 'must be a non-empty command');
 
+export const RISKS = ['LOW', 'MEDIUM', 'HIGH'] as const;
+
+/** When `plan_approval: auto` asks for approval: either threshold reached is enough. */
+const planApprovalAuto = z
+  .object({
+    /** The lowest triage risk that needs approval. */
+    risk: z.enum(RISKS, { error: 'must be LOW, MEDIUM or HIGH' }).default('MEDIUM'),
+    /** A plan that changes at least this many files needs approval. */
+    files: z
+      .number({ error: 'must be a whole number of files (at least 1)' })
+      .int('must be a whole number of files (at least 1)')
+      .min(1, 'must be a whole number of files (at least 1)')
+      .default(5),
+  })
+  .strict();
+
 export const repoConfigSchema = z
   .object({
     /** Label that starts a run when added to an issue. */
@@ -55,7 +71,7 @@ export const repoConfigSchema = z
     /** Repair rounds after a failed validation or a refused edit. */
     max_repair_attempts: z.number().int().min(0).max(10).default(3),
     /** Highest triage risk the bot will act on. */
-    risk_threshold: z.enum(['LOW', 'MEDIUM', 'HIGH']).default('MEDIUM'),
+    risk_threshold: z.enum(RISKS).default('MEDIUM'),
     /** Open every PR as a draft (PRs of MEDIUM or HIGH risk are always drafts). */
     draft_prs: z.boolean().default(false),
     /** Branch prefix; branches are `<prefix><type>/<issue>-<slug>`. */
@@ -136,6 +152,16 @@ export const repoConfigSchema = z
     command_timeout_seconds: z.number().int().positive().max(3600).default(600),
     /** Let the fixer change files the plan did not name when it explains why. */
     allow_plan_amendments: z.boolean().default(false),
+    /**
+     * Whether a maintainer approves the plan before any code is written: `off`, `required` (every
+     * run waits after plan for `/autofix approve` or `/autofix plan <changes>`), or `auto`
+     * (required when `plan_approval_auto`'s risk or file count is reached).
+     */
+    plan_approval: z
+      .enum(['off', 'required', 'auto'], { error: 'must be `off`, `required` or `auto`' })
+      .default('off'),
+    /** The thresholds of `plan_approval: auto`. */
+    plan_approval_auto: planApprovalAuto.default({ risk: 'MEDIUM', files: 5 }),
     /** Labels added to the pull request. */
     labels: z.array(z.string().min(1)).default(['autofix']),
   })
@@ -160,6 +186,7 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(repoConfigSchema.shape),
   models: Object.keys(stageModels.shape),
+  plan_approval_auto: Object.keys(planApprovalAuto.shape),
 };
 
 /** `unknown key`, with the known key it most likely meant (`validat` → `validate`). */

@@ -135,8 +135,9 @@ async function admitRequest(a: Admitting, loaded: LoadedConfig): Promise<Admissi
     return 'config-invalid';
   }
   const config = loaded.config;
-  if (t.comment && runCommandOf(instructions)) {
-    return admitRunCommand(deps, t, octokit, log, (kind, body) => reply(a, kind, body));
+  const runCommand = t.comment ? runCommandOf(instructions) : undefined;
+  if (runCommand) {
+    return admitRunCommand(deps, t, runCommand, octokit, log, (kind, body) => reply(a, kind, body));
   }
   const target = t.issue.isPullRequest
     ? await feedbackTarget(a, config, instructions)

@@ -19,6 +19,7 @@ import { budgetCapsOf } from '../../runs/budget-caps.js';
 import { createRedisCallJournal } from '../../runs/redis-call-journal.js';
 import { createRedisSpendLedger } from '../../runs/redis-spend-ledger.js';
 import type { MoneyPorts } from '../../scheduler/stage-runtime.js';
+import { planApprovalPolicy } from './stages/plan-approval.js';
 
 export interface WorkerSettings {
   processors: StageProcessors;
@@ -60,6 +61,7 @@ export function startWorkers(options: {
   settings: WorkerSettings;
 }): WorkerPool {
   const { backend, settings, redact } = options;
+  const auth = createInstallationAuth(options.probot, (token) => redact.add(token));
   return startWorkerPool({
     redisUrl: options.redisUrl,
     prefix: options.prefix,
@@ -85,7 +87,8 @@ export function startWorkers(options: {
           ? {}
           : { createAfterMs: settings.statusCreateAfterMs }),
       }),
-      auth: createInstallationAuth(options.probot, (token) => redact.add(token)),
+      auth,
+      parkAfter: planApprovalPolicy({ auth, log: options.log, redact }),
       log: options.log,
       metrics: options.metrics,
       redact,

@@ -16,6 +16,21 @@ export interface PlannerInput {
   exists: (path: string) => boolean;
   /** Path policy over the planned paths; throws PROTECTED_PATH / WRITE_SCOPE_VIOLATION. */
   checkPaths: (paths: readonly string[]) => Promise<void>;
+  /** A maintainer's changes to an earlier plan (`/autofix plan …`), sanitized, oldest first. */
+  planNotes?: readonly string[];
+  /** The plan those changes are to (the run's last one), shown with them. */
+  previousPlan?: Pick<FixPlan, 'plan_steps' | 'file_changes' | 'validation_commands'>;
+}
+
+/** The notes as the prompt shows them (numbered, after the plan they change), or `(none)`. */
+function planNotesText(input: Pick<PlannerInput, 'planNotes' | 'previousPlan'>): string {
+  const notes = input.planNotes;
+  if (!notes || notes.length === 0) return '(none)';
+  const changes = notes.map((note, i) => `${i + 1}. ${note}`).join('\n');
+  if (!input.previousPlan) return changes;
+  const { plan_steps, file_changes, validation_commands } = input.previousPlan;
+  const earlier = JSON.stringify({ plan_steps, file_changes, validation_commands }, null, 2);
+  return `The earlier plan:\n${earlier}\n\nThe changes asked for:\n${changes}`;
 }
 
 const normalize = (command: string): string => command.trim().replace(/\s+/g, ' ');
@@ -57,6 +72,7 @@ export async function runPlanner(input: PlannerInput, ports: PipelinePorts): Pro
       code_context: input.context.codeContext,
       allowed_commands:
         input.config.validate.length > 0 ? input.config.validate.join('\n') : '(none)',
+      plan_notes: planNotesText(input),
     },
   });
   await input.checkPaths(plan.file_changes.map((c) => c.path));

@@ -22,6 +22,9 @@ export async function planStage(env: StageEnv): Promise<StageResult<FixPlan>> {
         // Anything there, a dangling link included (`existsSync` follows links).
         exists: (path) => openRepoFiles(ws.worktree).entryKind(path) !== undefined,
         checkPaths: planPathCheck(ws, repoPathPolicy(facts.config)),
+        // Re-planned on a maintainer's words: they change the plan the run kept.
+        ...(facts.planNotes ? { planNotes: facts.planNotes } : {}),
+        ...(facts.planNotes && env.outputs.plan ? { previousPlan: env.outputs.plan } : {}),
       },
       { llm: env.llm, log: env.log, readOverride: io.readOverride, ...signalOf(env) },
     );

@@ -39,6 +39,8 @@ export interface RunFacts extends BranchFacts {
   githubHost?: string;
   /** The run page's signed link, for the PR body (the app with PUBLIC_URL set only). */
   runPage?: string;
+  /** A maintainer's changes to an earlier plan (`/autofix plan …`), sanitized, oldest first. */
+  planNotes?: readonly string[];
 }
 
 export interface WorkspaceIo {

@@ -45,6 +45,7 @@ const DATA: TemplateData = {
   previous_attempt: '(none)',
   validate_commands: '1. `npm test`',
   files_next: '- `src/load.ts`',
+  plan_notes: '1. Use a map instead.',
 };
 
 const codeOf = async (fn: () => unknown): Promise<string | undefined> => {

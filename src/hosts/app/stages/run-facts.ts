@@ -37,5 +37,6 @@ export function runFactsFor(job: RunJobData, runPage?: string): RunFacts {
     startOverHint: `Comment \`${job.config.command} fresh\` to start over from ${job.repository.defaultBranch} and replace it.`,
     ...(host ? { githubHost: host } : {}),
     ...(runPage ? { runPage } : {}),
+    ...(job.planNotes && job.planNotes.length > 0 ? { planNotes: job.planNotes } : {}),
   };
 }
