@@ -22,7 +22,10 @@ import { createLogger } from '../../src/logger.js';
 import { createRunFailedHook } from '../../src/hosts/app/stages/run-failed-hook.js';
 import { createStageProcessors } from '../../src/hosts/app/stages/stage-processors.js';
 import { createMetrics } from '../../src/scheduler/metrics.js';
-import { ROUTES, STAGES, type RunJobData, type StageName } from '../../src/runs/types.js';
+import { ROUTES, STAGES, type StageName } from '../../src/runs/types.js';
+import type { Run, RunStore, StageJobData } from '../../src/runs/run-record.js';
+import { createRedisRunStore } from '../../src/runs/redis-run-store.js';
+import { Redis } from 'ioredis';
 
 /** The stages of a fix run: the ones a labelled issue goes through. */
 type FixStage = (typeof ROUTES.fix)[number];
@@ -121,9 +124,12 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
   const queues = Object.fromEntries(
     STAGES.map((s) => [
       s,
-      new Queue<RunJobData>(s, { connection: { url: options.redisUrl }, prefix }),
+      new Queue<StageJobData>(s, { connection: { url: options.redisUrl }, prefix }),
     ]),
-  ) as Record<StageName, Queue<RunJobData>>;
+  ) as Record<StageName, Queue<StageJobData>>;
+  // Stage jobs carry only the run id: the run's issue and outputs are in its record.
+  const recordsRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
+  const records = createRedisRunStore(recordsRedis, prefix);
   const samples: OverheadSample[] = [];
   const base = 700_000 + Math.floor(Math.random() * 100_000) * 10;
   try {
@@ -168,8 +174,8 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
         (sum, r) => sum + ((r.respondedAt ?? r.receivedAt) - r.receivedAt),
         0,
       );
-      const jobs = await runJobs(queues, issue);
-      const validationMs = (jobs.pr.data.outputs.code?.code.validation ?? []).reduce(
+      const { run, jobs } = await runJobs(queues, records, issue);
+      const validationMs = (run.outputs.code?.code.validation ?? []).reduce(
         (sum, v) => sum + v.duration_ms,
         0,
       );
@@ -187,6 +193,7 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
   } finally {
     await app.stop(10_000);
     await Promise.all(STAGES.map((s) => queues[s].close()));
+    recordsRedis.disconnect();
     await llm.close();
     await deleteKeys(options.redisUrl, prefix);
     sample.cleanup();
@@ -199,21 +206,22 @@ function perStage(f: (stage: FixStage) => number): Record<FixStage, number> {
   return Object.fromEntries(ROUTES.fix.map((s) => [s, f(s)])) as Record<FixStage, number>;
 }
 
-/** The run's four jobs, found through its triage job (job ids are `<runId>-<stage>`). */
+/** The run of an issue (its record) and its jobs, found through its triage job (ids `<runId>-<stage>`). */
 async function runJobs(
-  queues: Record<StageName, Queue<RunJobData>>,
+  queues: Record<StageName, Queue<StageJobData>>,
+  records: RunStore,
   issue: number,
-): Promise<Record<FixStage, Job<RunJobData>>> {
-  const triage = (await queues.triage.getJobs(['completed'])).find(
-    (j) => j.data.issue.number === issue,
-  );
-  if (!triage) throw new Error(`no triage job for issue ${issue}`);
+): Promise<{ run: Run; jobs: Record<FixStage, Job<StageJobData>> }> {
+  const triages = await queues.triage.getJobs(['completed']);
+  const runs = await Promise.all(triages.map((j) => records.get(j.data.runId)));
+  const run = runs.find((r) => r?.issue.number === issue);
+  if (!run) throw new Error(`no run (triage job) for issue ${issue}`);
   const entries = await Promise.all(
     ROUTES.fix.map(async (s) => {
-      const job = await queues[s].getJob(`${triage.data.runId}-${s}`);
+      const job = await queues[s].getJob(`${run.runId}-${s}`);
       if (!job) throw new Error(`no ${s} job for issue ${issue}`);
       return [s, job] as const;
     }),
   );
-  return Object.fromEntries(entries) as Record<FixStage, Job<RunJobData>>;
+  return { run, jobs: Object.fromEntries(entries) as Record<FixStage, Job<StageJobData>> };
 }

@@ -81,6 +81,12 @@ export interface Harness {
   triggers(): Promise<Job<TriggerJobData>[]>;
   /** Waits until every trigger sent so far has been through admission. */
   admitted(timeoutMs?: number): Promise<void>;
+  /**
+   * Stops the app within `deadlineMs` (a stage still running then is left active, as a killed
+   * process leaves it) and this harness's own connections; Redis keys and the fake GitHub stay,
+   * for a restart. `close` may still follow.
+   */
+  stop(deadlineMs?: number): Promise<{ forced: boolean }>;
   close(): Promise<void>;
 }
 
@@ -139,6 +145,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     connection: { url: redisUrl },
     prefix,
   });
+  const stop = async (deadlineMs = 5000): Promise<{ forced: boolean }> => {
+    const stopped = await app.stop(deadlineMs).catch(() => ({ forced: true }));
+    await Promise.all([...inspect.values(), triggerQueue].map((q) => q.close()));
+    recordsRedis.disconnect();
+    return stopped;
+  };
   return {
     github,
     app,
@@ -171,10 +183,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const found = await Promise.all(jobs.map((job) => records.get(job.data.runId)));
       return found.filter((run): run is Run => run !== undefined);
     },
+    stop,
     async close() {
-      await app.stop(5000).catch(() => undefined);
-      await Promise.all([...inspect.values(), triggerQueue].map((q) => q.close()));
-      recordsRedis.disconnect();
+      await stop();
       await github.close();
       await deleteKeys(redisUrl, prefix);
     },
@@ -243,8 +254,12 @@ export function everythingGitHubGot(github: FakeGitHub): string {
  * "busy" (and never runs): a test that sends the next trigger when it sees the run's end must
  * wait for this first.
  */
-export async function runsEnded(prefix: string, timeoutMs = WAIT_MS): Promise<void> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+export async function runsEnded(
+  prefix: string,
+  timeoutMs = WAIT_MS,
+  redisUrl = REDIS_URL,
+): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     await waitFor(
       async () => {
@@ -277,9 +292,13 @@ export async function runsEnded(prefix: string, timeoutMs = WAIT_MS): Promise<vo
  * it is taken back as stalled and run again), every run's issue released. The marker to wait for
  * before asserting that nothing more happens.
  */
-export async function appIdle(prefix: string, timeoutMs = WAIT_MS): Promise<void> {
+export async function appIdle(
+  prefix: string,
+  timeoutMs = WAIT_MS,
+  redisUrl = REDIS_URL,
+): Promise<void> {
   const queues = [TRIGGER_QUEUE, ...STAGES].map(
-    (name) => new Queue(name, { connection: { url: REDIS_URL }, prefix }),
+    (name) => new Queue(name, { connection: { url: redisUrl }, prefix }),
   );
   try {
     await waitFor(
@@ -296,7 +315,7 @@ export async function appIdle(prefix: string, timeoutMs = WAIT_MS): Promise<void
   } finally {
     await Promise.all(queues.map((q) => q.close()));
   }
-  await runsEnded(prefix, timeoutMs);
+  await runsEnded(prefix, timeoutMs, redisUrl);
 }
 
 export interface PipelineEnv {
