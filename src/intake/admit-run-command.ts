@@ -8,6 +8,7 @@
 import { addReaction } from '../github/reactions.js';
 import type { GitHubClient, RepoCoords } from '../github/types.js';
 import type { Logger } from '../logger.js';
+import type { ParkReason } from '../runs/run-record.js';
 import type { ResumeRequest } from '../runs/run-transitions.js';
 import { sanitizeUntrustedText } from '../text/untrusted-text.js';
 import type { TriggerJobData } from './trigger-types.js';
@@ -51,6 +52,14 @@ function requestOf(
   };
 }
 
+/** The reply to a command that does not answer what the run here waits for. */
+function waitsFor(reason: ParkReason, t: TriggerJobData): string {
+  const command = t.comment?.body.trim().split(/\s/)[0] ?? '/autofix';
+  return reason === 'plan-approval'
+    ? `The Autofix run here waits for its plan to be approved: answer \`${command} approve\`, or \`${command} plan <changes>\` to plan again.`
+    : `The Autofix run here is paused (${reason === 'budget' ? 'a spending cap' : 'its LLM endpoint did not answer'}): answer \`${command} continue\` to go on.`;
+}
+
 export async function admitRunCommand(
   deps: Pick<AdmissionDeps, 'intake'>,
   t: TriggerJobData,
@@ -67,7 +76,7 @@ export async function admitRunCommand(
   );
   if (result.kind === 'not-parked') {
     log.info({ issue: t.issue.number, command: command.word }, 'nothing parked here for it');
-    await reply('nothing-parked', nothing);
+    await reply('nothing-parked', result.parkedFor ? waitsFor(result.parkedFor, t) : nothing);
     return 'nothing-parked';
   }
   log.info(

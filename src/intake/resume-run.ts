@@ -6,7 +6,7 @@
  */
 import type { StageName } from '../contracts.js';
 import { stageJobId } from '../runs/run-addressing.js';
-import type { Run, RunStore } from '../runs/run-record.js';
+import type { ParkReason, Run, RunStore } from '../runs/run-record.js';
 import { resumed, type ResumeRequest } from '../runs/run-transitions.js';
 import { addStageJob } from '../scheduler/fair-share/add-stage-job.js';
 import type { StageQueues } from '../scheduler/stage-queues.js';
@@ -14,8 +14,8 @@ import type { StageQueues } from '../scheduler/stage-queues.js';
 export type ResumeResult =
   /** `jobId`: the job queued now (absent: it was queued before, for the same command). */
   | { kind: 'resumed'; runId: string; stage: StageName; jobId?: string }
-  /** No run is parked there (or not for a reason this command answers). */
-  | { kind: 'not-parked' };
+  /** No run is parked there, or (`parkedFor`) one is, for a reason this command does not answer. */
+  | { kind: 'not-parked'; parkedFor?: ParkReason };
 
 export async function resumeParkedRun(
   deps: { runs: RunStore; queues: StageQueues },
@@ -28,7 +28,11 @@ export async function resumeParkedRun(
     resumable(run, request) ? resumed(run, request, Date.now()) : undefined,
   );
   const mine = record.resumes.find((r) => r.key === request.key);
-  if (!mine || record.ending || record.parked) return { kind: 'not-parked' };
+  if (!mine || record.ending || record.parked) {
+    return record.parked && !record.ending
+      ? { kind: 'not-parked', parkedFor: record.parked.reason }
+      : { kind: 'not-parked' };
+  }
   // Asked again after the stage already went on from this resumption: nothing to queue.
   const latest = record.resumes[record.resumes.length - 1] === mine;
   const started = (record.stages[mine.stage]?.lastStartedAt ?? 0) >= mine.at;

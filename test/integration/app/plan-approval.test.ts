@@ -134,6 +134,19 @@ describe('plan approval', () => {
     expect(h.github.calls('POST', /\/comments\/\d+\/reactions$/)).toHaveLength(0);
     expect(called(h, 'code')).toBe(0);
 
+    // `continue` does not approve a plan: the reply says what the run waits for.
+    await h.send(
+      'issue_comment',
+      commentPayload({ issueNumber: 41, comment: '/autofix continue' }),
+    );
+    await h.admitted();
+    expect((await h.run(runId))!.parked).toBeDefined();
+    const replies = h.github.calls('POST', /\/issues\/41\/comments$/).slice(before);
+    expect(JSON.stringify(replies.map((r) => r.body))).toContain(
+      'waits for its plan to be approved: answer `/autofix approve`',
+    );
+    expect(called(h, 'code')).toBe(0);
+
     const approve = commentPayload({ issueNumber: 41, comment: '/autofix approve' });
     const first = await h.send('issue_comment', approve);
     await h.send('issue_comment', approve, first.deliveryId);

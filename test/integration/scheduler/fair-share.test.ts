@@ -165,7 +165,7 @@ describe('fair share between installations on a stage queue (real Redis, unique 
     for (const job of lost) await p.redis.zadd(since, 0, job);
     // A's first job after the idle moment opens a round; B's first joins the one before it.
     const a = await add(p, A);
-    expect(await add(p, B)).toBe(a - 1);
+    expect(await add(p, B)).toBe(a! - 1);
     const state = await p.redis.hkeys(fairShareKey(prefix, 'triage'));
     expect(state.sort()).toEqual([`i:${A}`, `i:${B}`, 'top', 'vt']);
     // Only the two jobs just added are pending, until their adds are seen to have landed.
