@@ -232,7 +232,7 @@ describe('first contact in a browser', () => {
     const row = await page.locator('#runs tr', { hasText: `${OWNER}/${REPO}` }).innerText();
     expect(row).toContain('#42');
     expect(row).toContain('in progress');
-    expect(row).toMatch(/triage (waiting|active)/);
+    expect(row).toMatch(/triage (waiting|running)/);
     expect(await page.content()).not.toContain(password);
     // The dashboard link works with the same credentials.
     await page.getByRole('link', { name: '/admin/queues' }).click();

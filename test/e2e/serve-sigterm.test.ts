@@ -274,7 +274,8 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       expect(job.id).toMatch(/-code$/);
       expect(job.attemptsMade).toBe(0);
       expect(['delayed', 'wait']).toContain(await job.getState());
-      expect(job.data).toMatchObject({ issue: { number: issueNumber } });
+      // The job names its run; the run's record is the issue's.
+      expect(job.id).toBe(`${String(job.data.runId)}-code`);
       for (const stage of STAGES) {
         expect(await inspect(stage).getFailedCount()).toBe(0);
       }

@@ -136,7 +136,7 @@ function describeRun(run: Run): Pick<RunRow, 'outcome' | 'detail'> {
   const stage = currentStage(run);
   if (run.parked)
     return { outcome: 'parked', detail: `before ${run.parked.resumeAt}: ${run.parked.reason}` };
-  return { outcome: 'in progress', detail: `${stage} ${run.stages[stage]?.state ?? 'queued'}` };
+  return { outcome: 'in progress', detail: `${stage} ${run.stages[stage]?.state ?? 'waiting'}` };
 }
 
 /** The latest runs, newest first, from the run store (records kept 30 days). */

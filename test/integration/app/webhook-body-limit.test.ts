@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createRedisRunStore } from '../../../src/runs/redis-run-store.js';
 import { freePort, startCli } from '../../helpers/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { deliver, generateAppKeyPair, labeledPayload, sign } from '../../helpers/webhooks.js';
@@ -31,11 +33,14 @@ describe('webhook body limit (autofix serve)', () => {
   let github: FakeGitHub | undefined;
   let serve: ReturnType<typeof startCli> | undefined;
   let triage: Queue | undefined;
+  let redis: Redis | undefined;
   let prefix: string | undefined;
 
   afterEach(async () => {
     serve?.child.kill('SIGKILL');
     await triage?.close();
+    redis?.disconnect();
+    redis = undefined;
     await github?.close();
     if (prefix) await deleteKeys(REDIS_URL, prefix);
     serve = github = triage = prefix = undefined;
@@ -69,10 +74,14 @@ describe('webhook body limit (autofix serve)', () => {
     const signedLabel = (issueNumber: number) =>
       deliver(url, { event: 'issues', payload: labeledPayload({ issueNumber }), secret: SECRET });
 
-    const issuesQueued = async (): Promise<number[]> =>
-      (await triage!.getJobs(['wait']))
-        .map((job) => (job.data as { issue: { number: number } }).issue.number)
-        .sort();
+    // A stage job names its run; the run's record has the issue.
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    const records = createRedisRunStore(redis, prefix);
+    const issuesQueued = async (): Promise<number[]> => {
+      const jobs = await triage!.getJobs(['wait', 'prioritized']);
+      const runs = await Promise.all(jobs.map((job) => records.get(String(job.data.runId))));
+      return runs.map((run) => run!.issue.number).sort();
+    };
     expect((await signedLabel(1)).status).toBe(200);
     // Admitted (config, permission) before the baseline: that work is not the body's.
     await waitFor(async () => ((await issuesQueued()).length === 1 ? true : undefined));
