@@ -275,7 +275,7 @@ describe('SIGTERM to autofix serve while validation runs', () => {
       expect(job.attemptsMade).toBe(0);
       expect(['delayed', 'wait']).toContain(await job.getState());
       // The job names its run; the run's record is the issue's.
-      expect(job.id).toBe(`${String(job.data.runId)}-code`);
+      expect(job.id).toBe(`${String((job.data as { runId: string }).runId)}-code`);
       for (const stage of STAGES) {
         expect(await inspect(stage).getFailedCount()).toBe(0);
       }

@@ -79,7 +79,9 @@ describe('webhook body limit (autofix serve)', () => {
     const records = createRedisRunStore(redis, prefix);
     const issuesQueued = async (): Promise<number[]> => {
       const jobs = await triage!.getJobs(['wait', 'prioritized']);
-      const runs = await Promise.all(jobs.map((job) => records.get(String(job.data.runId))));
+      const runs = await Promise.all(
+        jobs.map((job) => records.get((job.data as { runId: string }).runId)),
+      );
       return runs.map((run) => run!.issue.number).sort();
     };
     expect((await signedLabel(1)).status).toBe(200);
