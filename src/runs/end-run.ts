@@ -36,6 +36,11 @@ export interface RunEndingDeps {
   onRunFailed?: RunFailedHook;
   /** The run page's signed links (PUBLIC_URL set): the status comment names the run's page. */
   runPage?: Pick<RunPageLinks, 'urlOf'>;
+  /**
+   * Drops the run's call journal once it has ended: the model's answers (which may hold what a
+   * refused change tried to add) are kept only while the run can still resume or retry.
+   */
+  forgetCalls?: (runId: string) => Promise<void>;
 }
 
 export function statusCommentFor(
@@ -103,6 +108,11 @@ async function recordEnding(
   await rt.runs
     .update(data.runId, (run) => (run.ending ? undefined : ended(run, how, Date.now())))
     .catch((err: unknown) => log.warn({ err }, 'could not record how the run ended'));
+  await rt
+    .forgetCalls?.(data.runId)
+    .catch((err: unknown) =>
+      log.warn({ err }, "could not drop the run's call journal; it expires on its own"),
+    );
 }
 
 export async function finishRun(

@@ -30,6 +30,8 @@ export interface StageRuntime {
   parkAfter?: ParkPolicy;
   /** Money: the caps of a run, the spend ledger, each run's call journal (absent: tokens only). */
   money?: MoneyPorts;
+  /** Drops an ended run's call journal (end-run.ts). */
+  forgetCalls?: (runId: string) => Promise<void>;
   /** Publishes status comments in the background, ordered across workers. */
   status: StatusPublisher;
   auth: InstallationAuth;

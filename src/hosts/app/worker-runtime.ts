@@ -16,7 +16,7 @@ import {
 import type { QueueBackend } from './queue-backend.js';
 import type { OperatorCostCaps } from '../../config/env.js';
 import { budgetCapsOf } from '../../runs/budget-caps.js';
-import { createRedisCallJournal } from '../../runs/redis-call-journal.js';
+import { callJournalKey, createRedisCallJournal } from '../../runs/redis-call-journal.js';
 import { createRedisSpendLedger } from '../../runs/redis-spend-ledger.js';
 import type { MoneyPorts } from '../../scheduler/stage-runtime.js';
 import { planApprovalPolicy } from './stages/plan-approval.js';
@@ -75,6 +75,9 @@ export function startWorkers(options: {
       registry: backend.registry,
       runs: backend.runs,
       money: moneyPorts(backend, options.prefix, settings.costCaps ?? {}),
+      forgetCalls: async (runId) => {
+        await backend.redis.del(callJournalKey(options.prefix, runId));
+      },
       ...(settings.parkTtlMs ? { parkTtlMs: settings.parkTtlMs } : {}),
       status: createStatusPublisher({
         redis: backend.redis,

@@ -2,6 +2,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createRedisRunStore } from '../../../src/runs/redis-run-store.js';
 import { freePort, runCli, startCli } from '../../helpers/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { deliver, generateAppKeyPair, labeledPayload } from '../../helpers/webhooks.js';
@@ -62,11 +64,16 @@ describe('autofix serve and worker', () => {
       const res = await deliver(url, { event: 'issues', payload, secret: 'cli-secret' });
       expect(res.status).toBe(200);
       // serve admits the trigger (config, permission) and queues the run's first stage.
+      // A stage job names its run (fair share queues it with a priority); the run is a record.
       const [job] = await waitFor(async () => {
-        const waiting = await triage.getJobs(['wait']);
+        const waiting = await triage.getJobs(['wait', 'prioritized']);
         return waiting.length > 0 ? waiting : undefined;
       });
-      expect(job?.data).toMatchObject({ issue: { number: 3 }, trigger: { kind: 'label' } });
+      const records = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const run = await createRedisRunStore(records, prefix)
+        .get((job!.data as { runId: string }).runId)
+        .finally(() => records.disconnect());
+      expect(run).toMatchObject({ issue: { number: 3 }, trigger: { kind: 'label' } });
 
       serve.child.kill('SIGTERM');
       expect(await exited(serve.child)).toBe(0);

@@ -161,8 +161,9 @@ type Boundary = (w: World) => void;
 
 /** The boundary, how it is armed, and how often the code agent is asked in all. */
 const boundaries: [string, Boundary, number][] = [
-  // The keep never landed: the retry writes the change again.
-  ['before the kept commit lands', (w) => gitHook(w, 'pre-receive', 'refs/autofix/'), 2],
+  // The keep never landed: the retry writes the change again, from the answer the run's call
+  // journal kept (the model is not asked twice).
+  ['before the kept commit lands', (w) => gitHook(w, 'pre-receive', 'refs/autofix/'), 1],
   // The keep landed: the retry finds its own kept commit and goes on from it, asking nothing.
   ['after the kept commit landed', (w) => gitHook(w, 'post-receive', 'refs/autofix/'), 1],
   // The publish never landed: the last stage publishes again.
