@@ -23,3 +23,13 @@ export {
   type SandboxPolicy,
 } from './sandbox-policy.js';
 export { passthroughValues } from './command-env.js';
+export {
+  goRequested,
+  installedVersions,
+  javaRequested,
+  runVersionCommand,
+  toolchainSetupEnv,
+  toolchainValidateEnv,
+  versionWarnings,
+  type RequestedVersion,
+} from './toolchains/index.js';

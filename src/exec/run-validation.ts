@@ -18,6 +18,11 @@ export interface ValidationOptions {
   sandbox: SandboxPolicy;
   /** Writable binds for `setup` only (the repository's package caches) and their variables. */
   setupCache?: { binds: readonly { src: string; dest: string }[]; env: Record<string, string> };
+  /** The same caches for `validate` (and the baseline): read-only binds, offline variables. */
+  validateCache?: {
+    binds: readonly { src: string; dest: string; readOnly: true }[];
+    env: Record<string, string>;
+  };
   signal?: AbortSignal;
   redact?: (text: string) => string;
   baseEnv?: NodeJS.ProcessEnv;
@@ -65,7 +70,8 @@ export async function runValidation(
   worktree: string,
   options: ValidationOptions,
 ): Promise<ValidationRun> {
-  const { skipSetup, onResult, onStart, tolerate, setupCache, ...commandOptions } = options;
+  const { skipSetup, onResult, onStart, tolerate, setupCache, validateCache, ...commandOptions } =
+    options;
   const plan: { phase: ValidationPhase; line: string; argv: string[] }[] = [
     ...(skipSetup ? [] : config.setup).map((line) => ({
       phase: 'setup' as const,
@@ -111,6 +117,7 @@ export async function runValidation(
       label: step.line,
       ...(setup ? { egress: { allow: config.network_allow } } : {}),
       ...(setup && setupCache ? { binds: setupCache.binds, env: setupCache.env } : {}),
+      ...(!setup && validateCache ? { binds: validateCache.binds, env: validateCache.env } : {}),
     });
     results.push(result);
     if (result.warning) warnings.add(result.warning);

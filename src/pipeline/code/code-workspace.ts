@@ -7,6 +7,8 @@ import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
 import { readRepoText } from '../../edits/read-repo-text.js';
 import {
   runValidation,
+  toolchainSetupEnv,
+  toolchainValidateEnv,
   withRepoSandbox,
   type SandboxMode,
   type SandboxPolicy,
@@ -18,6 +20,7 @@ import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
 import { worktreeGit } from '../../git/worktree-git.js';
 import { baselineEntry, baselineKey, type Baseline } from './baseline.js';
+import { toolchainWarnings, withWarnings } from './toolchain-warnings.js';
 import type { CodeWorkspace, CommandHooks } from './run-code-agent.js';
 
 export function repoPathPolicy(
@@ -47,7 +50,30 @@ export function setupCache(
       // pnpm's store lives under XDG_DATA_HOME (`npm_config_store_dir` makes npm warn).
       XDG_DATA_HOME: join(inside, 'data'),
       PIP_CACHE_DIR: join(inside, 'pip'),
+      // Go's modules and build cache, Maven's repository, Gradle's home (exec/toolchains/).
+      ...toolchainSetupEnv({ cache: inside }),
     },
+  };
+}
+
+/** Where `validate` sees the repository's caches, read-only (the sandbox's private /tmp). */
+export const VALIDATE_CACHE_DIR = '/tmp/autofix-setup-cache';
+
+/**
+ * What `validate` (no network) gets of the caches `setup` filled: read-only, for the toolchains
+ * that cannot download at build time (Go modules, Maven and Gradle dependencies), with their
+ * writable build caches in the command's scratch folder (the sandbox's /tmp, else the job's).
+ */
+export function validateCache(
+  cacheDir: string,
+  tmpDir: string,
+  mode: SandboxMode,
+): NonNullable<ValidationOptions['validateCache']> {
+  if (mode !== 'bwrap')
+    return { binds: [], env: toolchainValidateEnv({ cache: cacheDir, tmp: tmpDir }) };
+  return {
+    binds: [{ src: cacheDir, dest: VALIDATE_CACHE_DIR, readOnly: true }],
+    env: toolchainValidateEnv({ cache: VALIDATE_CACHE_DIR, tmp: '/tmp' }),
   };
 }
 
@@ -64,19 +90,24 @@ type RunValidation = (
 
 /** Validation in the job's worktree: its HOME, TMPDIR, package caches and sandbox view. */
 function runnerIn(ws: Workspace, options: RunOptions, sandbox: SandboxPolicy): RunValidation {
+  let warnings: Promise<string[]> | undefined;
   return async (cfg, extra) => {
-    if (!extra.skipSetup && cfg.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
-    return runValidation(cfg, ws.worktree, {
+    // Bound into setup, and read-only into validate: it must exist either way.
+    await mkdir(ws.cacheDir, { recursive: true });
+    warnings ??= toolchainWarnings(ws.worktree, options.baseEnv);
+    const run = await runValidation(cfg, ws.worktree, {
       ...options,
       ...extra,
       sandbox,
       home: ws.homeDir,
       tmpDir: ws.tmpDir,
       setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
+      validateCache: validateCache(ws.cacheDir, ws.tmpDir, sandbox.mode),
       // The workspace's own list plus the caller's (directories holding the worker's secrets).
       hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
       readOnlyPaths: ws.sandboxReadOnly,
     });
+    return withWarnings(run, await warnings);
   };
 }
 

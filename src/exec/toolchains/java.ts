@@ -1,0 +1,57 @@
+/**
+ * Java in the sandbox: Maven's local repository and Gradle's user home in the repository's cache
+ * for `setup`. `validate` (no network) keeps a writable repository of its own in the job's
+ * scratch folder and reads setup's downloads read-only: Maven ≥ 3.9 through the chained
+ * `maven.repo.local.tail` (older Maven ignores it and finds nothing offline), Gradle ≥ 6.2 through
+ * `GRADLE_RO_DEP_CACHE`. A Gradle wrapper's distribution is not shared (the wrapper locks it
+ * for writing): `./gradlew` in `validate` needs the image's Gradle instead.
+ */
+import { join } from 'node:path';
+import type { CachePaths, RequestedVersion, ToolchainCacheEnv } from './types.js';
+import { toolVersions } from './tool-versions.js';
+
+export const JAVA = 'Java';
+
+export const javaCacheEnv: ToolchainCacheEnv = {
+  setup: ({ cache }: Pick<CachePaths, 'cache'>) => ({
+    MAVEN_OPTS: `-Dmaven.repo.local=${join(cache, 'maven')}`,
+    GRADLE_USER_HOME: join(cache, 'gradle'),
+  }),
+  validate: ({ cache, tmp }: CachePaths) => ({
+    MAVEN_OPTS: [
+      `-Dmaven.repo.local=${join(tmp, 'maven')}`,
+      `-Dmaven.repo.local.tail=${join(cache, 'maven')}`,
+    ].join(' '),
+    // Maven ≥ 3.9 reads its arguments from here; nothing to download without a network.
+    MAVEN_ARGS: '--offline',
+    GRADLE_USER_HOME: join(tmp, 'gradle'),
+    GRADLE_RO_DEP_CACHE: join(cache, 'gradle', 'caches'),
+  }),
+};
+
+/** "17", "17.0.2", "temurin-17.0.2+8", "openjdk64-21" → the major version ("1.8" → "8"). */
+function javaMajor(text: string): string | undefined {
+  const version = /(\d+(?:\.\d+)*)/.exec(text)?.[1];
+  if (!version) return undefined;
+  const [first, second] = version.split('.');
+  return first === '1' && second ? second : first;
+}
+
+/** `.java-version` (jenv, SDKMAN's) first, then `.tool-versions`' `java` line (asdf, mise). */
+export function javaRequested(files: {
+  javaVersion?: string;
+  toolVersions?: string;
+}): RequestedVersion | undefined {
+  const fromFile = files.javaVersion?.split('\n')[0]?.trim();
+  if (fromFile && javaMajor(fromFile))
+    return { toolchain: JAVA, version: javaMajor(fromFile)!, source: '.java-version' };
+  const asdf = files.toolVersions ? toolVersions(files.toolVersions).get('java') : undefined;
+  const major = asdf ? javaMajor(asdf) : undefined;
+  return major ? { toolchain: JAVA, version: major, source: '.tool-versions' } : undefined;
+}
+
+/** `java -version`'s first line (`openjdk version "17.0.15" 2025-04-15`) → "17". */
+export function parseJavaVersion(output: string): string | undefined {
+  const quoted = /version "([^"]+)"/.exec(output)?.[1];
+  return quoted ? javaMajor(quoted) : undefined;
+}
