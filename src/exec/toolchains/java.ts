@@ -31,7 +31,8 @@ export const javaCacheEnv: ToolchainCacheEnv = {
 
 /** "17", "17.0.2", "temurin-17.0.2+8", "openjdk64-21" → the major version ("1.8" → "8"). */
 function javaMajor(text: string): string | undefined {
-  const version = /(\d+(?:\.\d+)*)/.exec(text)?.[1];
+  // A number at the start or after a separator: jenv's `openjdk64-17.0.2` is Java 17, not 64.
+  const version = /(?:^|[-_\s])(\d+(?:\.\d+)*)/.exec(text)?.[1];
   if (!version) return undefined;
   const [first, second] = version.split('.');
   return first === '1' && second ? second : first;
