@@ -1,7 +1,7 @@
 /** Toolchains in the sandbox: their caches per phase, and the versions a repository asks for. */
 export { toolchainSetupEnv, toolchainValidateEnv } from './cache-env.js';
 export { GO, goCacheEnv, goRequested, parseGoVersion } from './go.js';
-export { JAVA, javaCacheEnv, javaRequested, parseJavaVersion } from './java.js';
+export { JAVA, javaCacheEnv, javaRequested, mavenProxySettings, parseJavaVersion } from './java.js';
 export { installedVersions, runVersionCommand, type VersionCommand } from './probe.js';
 export { toolVersions } from './tool-versions.js';
 export {

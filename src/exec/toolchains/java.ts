@@ -56,3 +56,26 @@ export function parseJavaVersion(output: string): string | undefined {
   const quoted = /version "([^"]+)"/.exec(output)?.[1];
   return quoted ? javaMajor(quoted) : undefined;
 }
+
+/**
+ * Maven ignores the proxy variables and the JVM's proxy properties: in `setup` it reaches the
+ * egress proxy only through a `<proxy>` of its settings, which the proxy's own folder carries
+ * (setup-network.ts) and `MAVEN_ARGS=--settings …` names (Maven ≥ 3.9 reads MAVEN_ARGS).
+ */
+export function mavenProxySettings(port: number): string {
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`proxy port must be an integer from 1 to 65535, got ${port}`);
+  const proxy = (protocol: string): string =>
+    `    <proxy><id>autofix-egress-${protocol}</id><active>true</active><protocol>${protocol}</protocol>` +
+    `<host>127.0.0.1</host><port>${port}</port></proxy>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">',
+    '  <proxies>',
+    proxy('https'),
+    proxy('http'),
+    '  </proxies>',
+    '</settings>',
+    '',
+  ].join('\n');
+}

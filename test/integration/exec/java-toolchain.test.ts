@@ -1,9 +1,10 @@
 /**
  * Java in the real sandbox: `javac` and `java` run as a `validate` command with the toolchain
  * variables of exec/toolchains/ (MAVEN_OPTS names a repository, which must not disturb the JVM),
- * and a `.java-version` the sandbox's JDK does not match becomes a warning line. Maven and Gradle
- * themselves cannot be shown here: their plugins come from Maven Central, which this network
- * does not reach (their variables are unit-tested in test/unit/exec/toolchains.test.ts).
+ * and a `.java-version` the sandbox's JDK does not match becomes a warning line. Maven in setup
+ * goes through the egress proxy; a Maven or Gradle build cannot be shown here: their plugins come
+ * from Maven Central, which this network does not reach (their variables are unit-tested in
+ * test/unit/exec/toolchains.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
@@ -58,6 +59,36 @@ describe('Java in the sandbox', () => {
     const fixed = await runValidation(config({ validate: [CHECK] }), worktree, options);
     expect(fixed.results.map((r) => [r.exit_code, r.stdout])).toEqual([[0, 'ok\n']]);
   }, 60_000);
+
+  it('gives Maven in setup settings naming the egress proxy, through MAVEN_ARGS', async () => {
+    await writeFile(
+      join(worktree, 'pom.xml'),
+      '<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>t</artifactId><version>1</version></project>\n',
+    );
+    // Maven < 3.9 does not read MAVEN_ARGS: given on the command line here (Debian's is 3.8).
+    const mvn = (args: string) =>
+      `sh -c 'echo "$MAVEN_ARGS"; mvn -B -U ${args} org.apache.maven.plugins:maven-dependency-plugin:3.6.1:resolve 2>&1'`;
+    const withSettings = await runValidation(
+      config({ setup: [mvn('$MAVEN_ARGS')], validate: [] }),
+      worktree,
+      options,
+    );
+    const [named, ...log] = withSettings.results[0]!.stdout.split('\n');
+    expect(named).toBe('--settings /run/autofix-egress/maven-settings.xml');
+    // Maven Central is unreachable from here: the proxy's answer (502, it cannot resolve the
+    // host) shows that Maven asked it, and Maven names the proxy of its settings.
+    expect(log.join('\n')).toMatch(/repo\.maven\.apache\.org[^\n]*\b502\b/);
+    expect(log.join('\n')).toMatch(/ProxyInfo\{host='127\.0\.0\.1'[^}]*port=3128/);
+    // Without the settings, Maven 3.8 still finds the proxy through the JVM's properties
+    // (JAVA_TOOL_OPTIONS), but no proxy of settings is in force: Maven ≥ 3.9's transport reads
+    // only those.
+    const without = await runValidation(
+      config({ setup: [mvn('')], validate: [] }),
+      worktree,
+      options,
+    );
+    expect(without.results[0]!.stdout).not.toMatch(/ProxyInfo/);
+  }, 120_000);
 
   it("warns when .java-version asks for another major than the sandbox's JDK", async () => {
     const { stderr } = await promisify(execFile)('java', ['-version']);

@@ -3,6 +3,7 @@ import {
   goRequested,
   installedVersions,
   javaRequested,
+  mavenProxySettings,
   parseGoVersion,
   parseJavaVersion,
   toolchainSetupEnv,
@@ -172,5 +173,21 @@ describe('installedVersions', () => {
     });
     expect(await installedVersions(['Go'], run, cache)).toEqual({ Go: '1.22.3' });
     expect(calls).toEqual(['go version', 'java -version']);
+  });
+});
+
+describe('mavenProxySettings', () => {
+  it('names the proxy for https and http, on the given port only', () => {
+    const xml = mavenProxySettings(3128);
+    expect(xml.match(/<protocol>(\w+)<\/protocol>/g)).toEqual([
+      '<protocol>https</protocol>',
+      '<protocol>http</protocol>',
+    ]);
+    expect(xml.match(/<host>[^<]*<\/host><port>\d+<\/port>/g)).toEqual([
+      '<host>127.0.0.1</host><port>3128</port>',
+      '<host>127.0.0.1</host><port>3128</port>',
+    ]);
+    expect(xml).not.toMatch(/nonProxyHosts|<username>|<password>/);
+    expect(() => mavenProxySettings(0)).toThrow(/port/);
   });
 });
