@@ -3,7 +3,8 @@
  * `setup` downloads a module into the repository's cache, `validate` (no network, `GOPROXY=off`)
  * builds against that cache read-only with a build cache of its own, and a wrong `go` directive
  * becomes a warning line. The module comes from a file-based GOPROXY inside the worktree (no
- * network here), removed after setup, so validate can only find it in the cache.
+ * network here; bench/toolchains/go-module.ts), removed after setup, so validate can only find it
+ * in the cache.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { runValidation, type ValidationOptions } from '../../../src/exec/run-val
 import { basicSandboxPolicy } from '../../../src/exec/sandbox-policy.js';
 import { setupCache, validateCache } from '../../../src/pipeline/code/code-workspace.js';
 import { toolchainWarnings } from '../../../src/pipeline/code/toolchain-warnings.js';
+import { createGoModuleRepo, type GoModuleRepo } from '../../../bench/toolchains/go-module.js';
 
 const run = promisify(execFile);
 const config = (over: Partial<RepoConfig>): RepoConfig => ({
@@ -23,54 +25,13 @@ const config = (over: Partial<RepoConfig>): RepoConfig => ({
   ...over,
 });
 
-/** A Go program (stdlib only) that writes a module zip: entries under `module@version/`. */
-const MKZIP = `package main
-import ("archive/zip"; "os"; "path/filepath")
-func main() {
-  src, prefix, out := os.Args[1], os.Args[2], os.Args[3]
-  f, _ := os.Create(out); z := zip.NewWriter(f)
-  filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-    if info.IsDir() { return nil }
-    rel, _ := filepath.Rel(src, p); w, _ := z.Create(prefix + "/" + filepath.ToSlash(rel))
-    b, _ := os.ReadFile(p); w.Write(b); return nil
-  })
-  if err := z.Close(); err != nil { panic(err) }; f.Close()
-}
-`;
-
-/** Passed through, so redacted from output as a whole value: not a word of the module path. */
-const NOSUMDB = 'example.invalid,example.com';
-
-const GREET_GO = 'package greet\n\nfunc Add(a, b int) int { return a + b }\n';
-
 describe('Go in the sandbox: module cache from setup, read-only in validate', () => {
   let job: string;
+  let repo: GoModuleRepo;
   let worktree: string;
   let home: string;
   let tmp: string;
   let cacheDir: string;
-  let hostGo: Record<string, string>;
-
-  /** Publishes example.com/greet v1.0.0 in a file-based GOPROXY at `proxy`. */
-  async function publishGreet(proxy: string): Promise<void> {
-    const src = join(job, 'greet-src');
-    await mkdir(src, { recursive: true });
-    await writeFile(join(src, 'go.mod'), 'module example.com/greet\n\ngo 1.19\n');
-    await writeFile(join(src, 'greet.go'), GREET_GO);
-    const dir = join(proxy, 'example.com', 'greet', '@v');
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'list'), 'v1.0.0\n');
-    await writeFile(join(dir, 'v1.0.0.info'), '{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}');
-    await writeFile(join(dir, 'v1.0.0.mod'), 'module example.com/greet\n\ngo 1.19\n');
-    await writeFile(join(job, 'mkzip.go'), MKZIP);
-    await run(
-      'go',
-      ['run', join(job, 'mkzip.go'), src, 'example.com/greet@v1.0.0', join(dir, 'v1.0.0.zip')],
-      {
-        env: hostGo,
-      },
-    );
-  }
 
   beforeAll(async () => {
     job = await realpath(await mkdtemp(join(tmpdir(), 'autofix-go-job-')));
@@ -78,34 +39,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
       join(job, d),
     ) as [string, string, string, string];
     for (const dir of [worktree, home, tmp, cacheDir]) await mkdir(dir, { recursive: true });
-    const scratch = join(job, 'host-go');
-    hostGo = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: scratch,
-      GOPATH: join(scratch, 'path'),
-      GOCACHE: join(scratch, 'build'),
-      GOFLAGS: '-modcacherw',
-      GOTOOLCHAIN: 'local',
-      GOPROXY: `file://${join(worktree, '.proxy')}`,
-      GONOSUMDB: NOSUMDB,
-    };
-    await publishGreet(join(worktree, '.proxy'));
-    await writeFile(
-      join(worktree, 'go.mod'),
-      'module example.com/calc\n\ngo 1.19\n\nrequire example.com/greet v1.0.0\n',
-    );
-    // The bug: Sum subtracts.
-    await writeFile(
-      join(worktree, 'calc.go'),
-      'package calc\n\nimport "example.com/greet"\n\nfunc Sum(a, b int) int { return greet.Add(a, -b) }\n',
-    );
-    await writeFile(
-      join(worktree, 'calc_test.go'),
-      'package calc\n\nimport "testing"\n\nfunc TestSum(t *testing.T) {\n\tif Sum(2, 3) != 5 {\n\t\tt.Fatal("Sum(2, 3) != 5")\n\t}\n}\n',
-    );
-    // go.sum as the repository would commit it (written by the host's go, then its cache dropped).
-    await run('go', ['mod', 'tidy'], { cwd: worktree, env: hostGo });
-    await rm(scratch, { recursive: true, force: true });
+    repo = await createGoModuleRepo(worktree, join(job, 'host-go'));
   }, 120_000);
 
   afterAll(async () => {
@@ -116,7 +50,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     sandbox: basicSandboxPolicy('bwrap'),
     home,
     tmpDir: tmp,
-    baseEnv: { ...process.env, GOPROXY: hostGo.GOPROXY, GONOSUMDB: NOSUMDB },
+    baseEnv: { ...process.env, ...repo.proxyEnv },
     setupCache: setupCache(home, cacheDir, 'bwrap'),
     validateCache: validateCache(cacheDir, tmp, 'bwrap'),
     ...over,
@@ -136,10 +70,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     expect(base.passed).toBe(false);
     expect(base.results[0]!.stdout).toMatch(/--- FAIL: TestSum/);
 
-    await writeFile(
-      join(worktree, 'calc.go'),
-      'package calc\n\nimport "example.com/greet"\n\nfunc Sum(a, b int) int { return greet.Add(a, b) }\n',
-    );
+    await repo.fix();
     const fixed = await runValidation(config({ validate: ['go test ./...'] }), worktree, options());
     expect(fixed.results.map((r) => [r.exit_code, r.stderr])).toEqual([[0, '']]);
     expect(fixed.results[0]!.stdout).toMatch(/^ok\s+example\.com\/calc/m);
