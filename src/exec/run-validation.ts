@@ -18,9 +18,12 @@ export interface ValidationOptions {
   sandbox: SandboxPolicy;
   /** Writable binds for `setup` only (the repository's package caches) and their variables. */
   setupCache?: { binds: readonly { src: string; dest: string }[]; env: Record<string, string> };
-  /** The same caches for `validate` (and the baseline): read-only binds, offline variables. */
+  /**
+   * The same caches for `validate` (and the baseline): read-only, with offline variables, beside
+   * the job's own writable build caches.
+   */
   validateCache?: {
-    binds: readonly { src: string; dest: string; readOnly: true }[];
+    binds: readonly { src: string; dest: string; readOnly?: boolean }[];
     env: Record<string, string>;
   };
   signal?: AbortSignal;

@@ -2,7 +2,7 @@
  * Go in the sandbox. `setup` downloads modules (through the egress proxy: proxy.golang.org and
  * sum.golang.org are on the default allowlist) into the repository's cache; `validate` has no
  * network and reads that module cache read-only (`GOPROXY=off`: a missing module fails at once,
- * saying so), with a build cache of its own in the job's scratch folder. `GOTOOLCHAIN=local`:
+ * saying so), with a build cache of the job's own. `GOTOOLCHAIN=local`:
  * never download another Go because `go.mod` asks for one — the version warning says so instead.
  * No `GOFLAGS=-mod=mod`: it would let `go` rewrite the tracked `go.mod`/`go.sum`.
  */
@@ -19,12 +19,12 @@ export const goCacheEnv: ToolchainCacheEnv = {
     GOMODCACHE: join(cache, 'go', 'pkg', 'mod'),
     GOCACHE: join(cache, 'go-build'),
   }),
-  validate: ({ cache, tmp }: CachePaths) => ({
+  validate: ({ cache, tmp, build }: CachePaths) => ({
     GOTOOLCHAIN: 'local',
     GOPROXY: 'off',
     GOPATH: join(tmp, 'go'),
     GOMODCACHE: join(cache, 'go', 'pkg', 'mod'),
-    GOCACHE: join(tmp, 'go-build'),
+    GOCACHE: join(build, 'go-build'),
   }),
 };
 

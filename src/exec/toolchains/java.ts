@@ -1,7 +1,7 @@
 /**
  * Java in the sandbox: Maven's local repository and Gradle's user home in the repository's cache
- * for `setup`. `validate` (no network) keeps a writable repository of its own in the job's
- * scratch folder and reads setup's downloads read-only: Maven ≥ 3.9 through the chained
+ * for `setup`. `validate` (no network) keeps a writable repository and Gradle home of the job's
+ * own and reads setup's downloads read-only: Maven ≥ 3.9 through the chained
  * `maven.repo.local.tail` (older Maven ignores it and finds nothing offline), Gradle ≥ 6.2 through
  * `GRADLE_RO_DEP_CACHE`. A Gradle wrapper's distribution is not shared (the wrapper locks it
  * for writing): `./gradlew` in `validate` needs the image's Gradle instead.
@@ -17,14 +17,14 @@ export const javaCacheEnv: ToolchainCacheEnv = {
     MAVEN_OPTS: `-Dmaven.repo.local=${join(cache, 'maven')}`,
     GRADLE_USER_HOME: join(cache, 'gradle'),
   }),
-  validate: ({ cache, tmp }: CachePaths) => ({
+  validate: ({ cache, build }: CachePaths) => ({
     MAVEN_OPTS: [
-      `-Dmaven.repo.local=${join(tmp, 'maven')}`,
+      `-Dmaven.repo.local=${join(build, 'maven')}`,
       `-Dmaven.repo.local.tail=${join(cache, 'maven')}`,
     ].join(' '),
     // Maven ≥ 3.9 reads its arguments from here; nothing to download without a network.
     MAVEN_ARGS: '--offline',
-    GRADLE_USER_HOME: join(tmp, 'gradle'),
+    GRADLE_USER_HOME: join(build, 'gradle'),
     GRADLE_RO_DEP_CACHE: join(cache, 'gradle', 'caches'),
   }),
 };

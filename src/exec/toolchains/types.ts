@@ -16,8 +16,13 @@ export interface RequestedVersion {
 export interface CachePaths {
   /** The repository's cache folder: writable in `setup`, read-only in `validate`. */
   cache: string;
-  /** A writable scratch folder of the job (the sandbox's private /tmp, or the job's TMPDIR). */
+  /** A writable scratch folder of the command (the sandbox's private /tmp, or the job's TMPDIR). */
   tmp: string;
+  /**
+   * A writable folder kept across the job's commands, and only its (build caches: a `go test`
+   * with an empty GOCACHE costs ~1 s more on a one-file module, `npm run bench:toolchains`).
+   */
+  build: string;
 }
 
 /** The variables a toolchain needs in `setup` (downloads allowed) and in `validate` (offline). */

@@ -58,22 +58,37 @@ export function setupCache(
 
 /** Where `validate` sees the repository's caches, read-only (the sandbox's private /tmp). */
 export const VALIDATE_CACHE_DIR = '/tmp/autofix-setup-cache';
+/** Where `validate` sees the job's build caches, writable (`buildCacheDir`). */
+export const VALIDATE_BUILD_DIR = '/tmp/autofix-job-build';
+
+/** The job's own build caches (Go's GOCACHE…), kept across its validation runs. */
+export function buildCacheDir(tmpDir: string): string {
+  return join(tmpDir, 'build');
+}
 
 /**
  * What `validate` (no network) gets of the caches `setup` filled: read-only, for the toolchains
  * that cannot download at build time (Go modules, Maven and Gradle dependencies), with their
- * writable build caches in the command's scratch folder (the sandbox's /tmp, else the job's).
+ * writable build caches in the job's own folder (`buildCacheDir`).
  */
 export function validateCache(
   cacheDir: string,
   tmpDir: string,
   mode: SandboxMode,
 ): NonNullable<ValidationOptions['validateCache']> {
+  const build = buildCacheDir(tmpDir);
   if (mode !== 'bwrap')
-    return { binds: [], env: toolchainValidateEnv({ cache: cacheDir, tmp: tmpDir }) };
+    return { binds: [], env: toolchainValidateEnv({ cache: cacheDir, tmp: tmpDir, build }) };
   return {
-    binds: [{ src: cacheDir, dest: VALIDATE_CACHE_DIR, readOnly: true }],
-    env: toolchainValidateEnv({ cache: VALIDATE_CACHE_DIR, tmp: '/tmp' }),
+    binds: [
+      { src: cacheDir, dest: VALIDATE_CACHE_DIR, readOnly: true },
+      { src: build, dest: VALIDATE_BUILD_DIR },
+    ],
+    env: toolchainValidateEnv({
+      cache: VALIDATE_CACHE_DIR,
+      tmp: '/tmp',
+      build: VALIDATE_BUILD_DIR,
+    }),
   };
 }
 
@@ -92,8 +107,9 @@ type RunValidation = (
 function runnerIn(ws: Workspace, options: RunOptions, sandbox: SandboxPolicy): RunValidation {
   let warnings: Promise<string[]> | undefined;
   return async (cfg, extra) => {
-    // Bound into setup, and read-only into validate: it must exist either way.
+    // Bound into setup, and into validate (read-only, beside the job's build caches).
     await mkdir(ws.cacheDir, { recursive: true });
+    await mkdir(buildCacheDir(ws.tmpDir), { recursive: true });
     warnings ??= toolchainWarnings(ws.worktree, options.baseEnv);
     const run = await runValidation(cfg, ws.worktree, {
       ...options,

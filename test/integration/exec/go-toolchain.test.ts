@@ -14,7 +14,11 @@ import { promisify } from 'node:util';
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from '../../../src/config/repo-config.js';
 import { runValidation, type ValidationOptions } from '../../../src/exec/run-validation.js';
 import { basicSandboxPolicy } from '../../../src/exec/sandbox-policy.js';
-import { setupCache, validateCache } from '../../../src/pipeline/code/code-workspace.js';
+import {
+  buildCacheDir,
+  setupCache,
+  validateCache,
+} from '../../../src/pipeline/code/code-workspace.js';
 import { toolchainWarnings } from '../../../src/pipeline/code/toolchain-warnings.js';
 import { createGoModuleRepo, type GoModuleRepo } from '../../../bench/toolchains/go-module.js';
 
@@ -39,6 +43,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
       join(job, d),
     ) as [string, string, string, string];
     for (const dir of [worktree, home, tmp, cacheDir]) await mkdir(dir, { recursive: true });
+    await mkdir(buildCacheDir(tmp), { recursive: true });
     repo = await createGoModuleRepo(worktree, join(job, 'host-go'));
   }, 120_000);
 
@@ -84,10 +89,12 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     expect(bare.results[0]!.stderr).toMatch(/example\.com\/greet/);
   }, 180_000);
 
-  it('keeps the module cache read-only in validate, and gives it a writable build cache', async () => {
+  it("keeps the module cache read-only in validate, and the job's build cache writable across commands", async () => {
     const probe = [
       `sh -c 'touch "$GOMODCACHE/planted" 2>/dev/null && echo modcache-writable || echo modcache-read-only'`,
       `sh -c 'mkdir -p "$GOCACHE" && touch "$GOCACHE/x" && echo gocache-writable'`,
+      // The next command (a fresh /tmp) finds it: the build cache is the job's, not the command's.
+      `sh -c 'test -f "$GOCACHE/x" && echo gocache-kept'`,
       // Go < 1.21 has no GOTOOLCHAIN of its own to print; Go ≥ 1.21 reads it and never downloads.
       `sh -c 'echo "$GOTOOLCHAIN $GOPROXY"'`,
       'go env GOPROXY',
@@ -96,6 +103,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     expect(result.results.map((r) => r.stdout.trim())).toEqual([
       'modcache-read-only',
       'gocache-writable',
+      'gocache-kept',
       'local off',
       'off',
     ]);

@@ -15,7 +15,11 @@ import { DEFAULT_REPO_CONFIG, type RepoConfig } from '../../../src/config/repo-c
 import { runValidation, type ValidationOptions } from '../../../src/exec/run-validation.js';
 import { basicSandboxPolicy } from '../../../src/exec/sandbox-policy.js';
 import { parseJavaVersion } from '../../../src/exec/toolchains/index.js';
-import { setupCache, validateCache } from '../../../src/pipeline/code/code-workspace.js';
+import {
+  buildCacheDir,
+  setupCache,
+  validateCache,
+} from '../../../src/pipeline/code/code-workspace.js';
 import { toolchainWarnings } from '../../../src/pipeline/code/toolchain-warnings.js';
 
 const config = (over: Partial<RepoConfig>): RepoConfig => ({ ...DEFAULT_REPO_CONFIG, ...over });
@@ -36,7 +40,8 @@ describe('Java in the sandbox', () => {
       string,
       string,
     ];
-    for (const dir of [worktree, home, tmp, cache]) await mkdir(dir, { recursive: true });
+    for (const dir of [worktree, home, tmp, cache, buildCacheDir(tmp)])
+      await mkdir(dir, { recursive: true });
     options = {
       sandbox: basicSandboxPolicy('bwrap'),
       home,

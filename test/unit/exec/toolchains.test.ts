@@ -14,6 +14,7 @@ import {
 } from '../../../src/exec/toolchains/index.js';
 import {
   setupCache,
+  VALIDATE_BUILD_DIR,
   VALIDATE_CACHE_DIR,
   validateCache,
 } from '../../../src/pipeline/code/code-workspace.js';
@@ -30,17 +31,17 @@ describe('toolchain caches', () => {
     });
   });
 
-  it('gives validate the same downloads to read, offline, and its writable caches in the scratch folder', () => {
-    const env = toolchainValidateEnv({ cache: '/ro', tmp: '/tmp' });
+  it("gives validate the same downloads to read, offline, and its writable caches in the job's folder", () => {
+    const env = toolchainValidateEnv({ cache: '/ro', tmp: '/tmp', build: '/job' });
     expect(env).toEqual({
       GOTOOLCHAIN: 'local',
       GOPROXY: 'off',
       GOPATH: '/tmp/go',
       GOMODCACHE: '/ro/go/pkg/mod',
-      GOCACHE: '/tmp/go-build',
-      MAVEN_OPTS: '-Dmaven.repo.local=/tmp/maven -Dmaven.repo.local.tail=/ro/maven',
+      GOCACHE: '/job/go-build',
+      MAVEN_OPTS: '-Dmaven.repo.local=/job/maven -Dmaven.repo.local.tail=/ro/maven',
       MAVEN_ARGS: '--offline',
-      GRADLE_USER_HOME: '/tmp/gradle',
+      GRADLE_USER_HOME: '/job/gradle',
       GRADLE_RO_DEP_CACHE: '/ro/gradle/caches',
     });
     // The read-only paths are setup's: what setup wrote is what validate reads.
@@ -54,17 +55,21 @@ describe('toolchain caches', () => {
 
   it('binds the repository cache read-only into validate under the sandbox, and names it without one', () => {
     expect(validateCache('/w/caches/o/r', '/job/tmp', 'bwrap')).toEqual({
-      binds: [{ src: '/w/caches/o/r', dest: VALIDATE_CACHE_DIR, readOnly: true }],
+      binds: [
+        { src: '/w/caches/o/r', dest: VALIDATE_CACHE_DIR, readOnly: true },
+        // The job's build caches: writable, kept across its commands, never another job's.
+        { src: '/job/tmp/build', dest: VALIDATE_BUILD_DIR },
+      ],
       env: expect.objectContaining({
         GOMODCACHE: `${VALIDATE_CACHE_DIR}/go/pkg/mod`,
-        GOCACHE: '/tmp/go-build',
+        GOCACHE: `${VALIDATE_BUILD_DIR}/go-build`,
       }) as unknown,
     });
     expect(validateCache('/w/caches/o/r', '/job/tmp', 'none')).toEqual({
       binds: [],
       env: expect.objectContaining({
         GOMODCACHE: '/w/caches/o/r/go/pkg/mod',
-        GOCACHE: '/job/tmp/go-build',
+        GOCACHE: '/job/tmp/build/go-build',
       }) as unknown,
     });
     // Setup sees the same folder writable at HOME/.cache, with the same layout below it.
