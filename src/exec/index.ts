@@ -28,6 +28,7 @@ export {
   installedVersions,
   javaRequested,
   runVersionCommand,
+  TOOLCHAIN_SHARED_CACHES,
   toolchainSetupEnv,
   toolchainValidateEnv,
   versionWarnings,

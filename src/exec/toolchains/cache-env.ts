@@ -9,6 +9,9 @@ export function toolchainSetupEnv(paths: Pick<CachePaths, 'cache'>): Record<stri
   return Object.assign({}, ...TOOLCHAINS.map((t) => t.setup(paths))) as Record<string, string>;
 }
 
+/** The folders of the repository's cache that `validate` reads (relative, `/`-separated). */
+export const TOOLCHAIN_SHARED_CACHES: readonly string[] = TOOLCHAINS.flatMap((t) => t.shared);
+
 export function toolchainValidateEnv(paths: CachePaths): Record<string, string> {
   return Object.assign({}, ...TOOLCHAINS.map((t) => t.validate(paths))) as Record<string, string>;
 }

@@ -13,6 +13,7 @@ import type { CachePaths, RequestedVersion, ToolchainCacheEnv } from './types.js
 export const GO = 'Go';
 
 export const goCacheEnv: ToolchainCacheEnv = {
+  shared: ['go/pkg/mod'],
   setup: ({ cache }: Pick<CachePaths, 'cache'>) => ({
     GOTOOLCHAIN: 'local',
     GOPATH: join(cache, 'go'),

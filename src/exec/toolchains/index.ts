@@ -1,5 +1,5 @@
 /** Toolchains in the sandbox: their caches per phase, and the versions a repository asks for. */
-export { toolchainSetupEnv, toolchainValidateEnv } from './cache-env.js';
+export { TOOLCHAIN_SHARED_CACHES, toolchainSetupEnv, toolchainValidateEnv } from './cache-env.js';
 export { GO, goCacheEnv, goRequested, parseGoVersion } from './go.js';
 export { JAVA, javaCacheEnv, javaRequested, mavenProxySettings, parseJavaVersion } from './java.js';
 export { installedVersions, runVersionCommand, type VersionCommand } from './probe.js';

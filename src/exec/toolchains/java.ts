@@ -13,6 +13,7 @@ import { toolVersions } from './tool-versions.js';
 export const JAVA = 'Java';
 
 export const javaCacheEnv: ToolchainCacheEnv = {
+  shared: ['maven', 'gradle/caches'],
   setup: ({ cache }: Pick<CachePaths, 'cache'>) => ({
     MAVEN_OPTS: `-Dmaven.repo.local=${join(cache, 'maven')}`,
     GRADLE_USER_HOME: join(cache, 'gradle'),

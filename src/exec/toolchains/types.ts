@@ -27,6 +27,11 @@ export interface CachePaths {
 
 /** The variables a toolchain needs in `setup` (downloads allowed) and in `validate` (offline). */
 export interface ToolchainCacheEnv {
+  /**
+   * The folders of the cache (relative) that `validate` reads: only these are bound into it, so
+   * anything else a setup command left in the cache (npm's, pip's, a stray credential) stays out.
+   */
+  shared: readonly string[];
   setup(paths: Pick<CachePaths, 'cache'>): Record<string, string>;
   validate(paths: CachePaths): Record<string, string>;
 }

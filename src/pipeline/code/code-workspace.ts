@@ -1,4 +1,5 @@
 /** The real CodeWorkspace: the edit engine and the sandboxed runner over a job's worktree. */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
@@ -7,6 +8,7 @@ import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
 import { readRepoText } from '../../edits/read-repo-text.js';
 import {
   runValidation,
+  TOOLCHAIN_SHARED_CACHES,
   toolchainSetupEnv,
   toolchainValidateEnv,
   withRepoSandbox,
@@ -67,21 +69,28 @@ export function buildCacheDir(tmpDir: string): string {
 }
 
 /**
- * What `validate` (no network) gets of the caches `setup` filled: read-only, for the toolchains
- * that cannot download at build time (Go modules, Maven and Gradle dependencies), with their
- * writable build caches in the job's own folder (`buildCacheDir`).
+ * What `validate` (no network) gets of the caches `setup` filled: read-only, the toolchains'
+ * downloads that cannot be fetched at build time (Go modules, Maven and Gradle dependencies; those
+ * folders only, each where setup has made it: `exists`), with their writable build caches in the
+ * job's own folder (`buildCacheDir`).
  */
 export function validateCache(
   cacheDir: string,
   tmpDir: string,
   mode: SandboxMode,
+  exists: (path: string) => boolean = existsSync,
 ): NonNullable<ValidationOptions['validateCache']> {
   const build = buildCacheDir(tmpDir);
   if (mode !== 'bwrap')
     return { binds: [], env: toolchainValidateEnv({ cache: cacheDir, tmp: tmpDir, build }) };
+  const shared = TOOLCHAIN_SHARED_CACHES.filter((sub) => exists(join(cacheDir, sub)));
   return {
     binds: [
-      { src: cacheDir, dest: VALIDATE_CACHE_DIR, readOnly: true },
+      ...shared.map((sub) => ({
+        src: join(cacheDir, sub),
+        dest: join(VALIDATE_CACHE_DIR, sub),
+        readOnly: true,
+      })),
       { src: build, dest: VALIDATE_BUILD_DIR },
     ],
     env: toolchainValidateEnv({
@@ -107,8 +116,8 @@ type RunValidation = (
 function runnerIn(ws: Workspace, options: RunOptions, sandbox: SandboxPolicy): RunValidation {
   let warnings: Promise<string[]> | undefined;
   return async (cfg, extra) => {
-    // Bound into setup, and into validate (read-only, beside the job's build caches).
-    await mkdir(ws.cacheDir, { recursive: true });
+    if (!extra.skipSetup && cfg.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
+    // Bound writable into validate.
     await mkdir(buildCacheDir(ws.tmpDir), { recursive: true });
     warnings ??= toolchainWarnings(ws.worktree, options.baseEnv);
     const run = await runValidation(cfg, ws.worktree, {

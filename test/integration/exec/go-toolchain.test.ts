@@ -57,6 +57,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     tmpDir: tmp,
     baseEnv: { ...process.env, ...repo.proxyEnv },
     setupCache: setupCache(home, cacheDir, 'bwrap'),
+    // After setup: it binds the folders setup made.
     validateCache: validateCache(cacheDir, tmp, 'bwrap'),
     ...over,
   });
@@ -90,8 +91,12 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
   }, 180_000);
 
   it("keeps the module cache read-only in validate, and the job's build cache writable across commands", async () => {
+    // What else a setup command leaves in the repository's cache (npm's, a credential) stays out.
+    await mkdir(join(cacheDir, 'npm'), { recursive: true });
+    await writeFile(join(cacheDir, 'npm', '_authToken'), 'planted');
     const probe = [
       `sh -c 'touch "$GOMODCACHE/planted" 2>/dev/null && echo modcache-writable || echo modcache-read-only'`,
+      `sh -c 'ls /tmp/autofix-setup-cache /tmp/autofix-setup-cache/go/pkg | tr "\\n" " "'`,
       `sh -c 'mkdir -p "$GOCACHE" && touch "$GOCACHE/x" && echo gocache-writable'`,
       // The next command (a fresh /tmp) finds it: the build cache is the job's, not the command's.
       `sh -c 'test -f "$GOCACHE/x" && echo gocache-kept'`,
@@ -102,6 +107,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     const result = await runValidation(config({ validate: probe }), worktree, options());
     expect(result.results.map((r) => r.stdout.trim())).toEqual([
       'modcache-read-only',
+      '/tmp/autofix-setup-cache: go  /tmp/autofix-setup-cache/go/pkg: mod',
       'gocache-writable',
       'gocache-kept',
       'local off',

@@ -54,15 +54,27 @@ describe('toolchain caches', () => {
   });
 
   it('binds the repository cache read-only into validate under the sandbox, and names it without one', () => {
-    expect(validateCache('/w/caches/o/r', '/job/tmp', 'bwrap')).toEqual({
+    // Only the toolchains' own folders, and only those setup made.
+    const made = new Set(['/w/caches/o/r/go/pkg/mod', '/w/caches/o/r/gradle/caches']);
+    expect(validateCache('/w/caches/o/r', '/job/tmp', 'bwrap', (p) => made.has(p))).toEqual({
       binds: [
-        { src: '/w/caches/o/r', dest: VALIDATE_CACHE_DIR, readOnly: true },
+        {
+          src: '/w/caches/o/r/go/pkg/mod',
+          dest: `${VALIDATE_CACHE_DIR}/go/pkg/mod`,
+          readOnly: true,
+        },
+        {
+          src: '/w/caches/o/r/gradle/caches',
+          dest: `${VALIDATE_CACHE_DIR}/gradle/caches`,
+          readOnly: true,
+        },
         // The job's build caches: writable, kept across its commands, never another job's.
         { src: '/job/tmp/build', dest: VALIDATE_BUILD_DIR },
       ],
       env: expect.objectContaining({
         GOMODCACHE: `${VALIDATE_CACHE_DIR}/go/pkg/mod`,
         GOCACHE: `${VALIDATE_BUILD_DIR}/go-build`,
+        GRADLE_RO_DEP_CACHE: `${VALIDATE_CACHE_DIR}/gradle/caches`,
       }) as unknown,
     });
     expect(validateCache('/w/caches/o/r', '/job/tmp', 'none')).toEqual({
