@@ -12,11 +12,18 @@ import { toolVersions } from './tool-versions.js';
 
 export const JAVA = 'Java';
 
+/**
+ * Every command ends with its whole process group: a Gradle daemon would only cost its start
+ * (and a JVM left for the sandbox's limits).
+ */
+const NO_DAEMON = { GRADLE_OPTS: '-Dorg.gradle.daemon=false' };
+
 export const javaCacheEnv: ToolchainCacheEnv = {
   shared: ['maven', 'gradle/caches'],
   setup: ({ cache }: Pick<CachePaths, 'cache'>) => ({
     MAVEN_OPTS: `-Dmaven.repo.local=${join(cache, 'maven')}`,
     GRADLE_USER_HOME: join(cache, 'gradle'),
+    ...NO_DAEMON,
   }),
   validate: ({ cache, build }: CachePaths) => ({
     MAVEN_OPTS: [
@@ -27,6 +34,7 @@ export const javaCacheEnv: ToolchainCacheEnv = {
     MAVEN_ARGS: '--offline',
     GRADLE_USER_HOME: join(build, 'gradle'),
     GRADLE_RO_DEP_CACHE: join(cache, 'gradle', 'caches'),
+    ...NO_DAEMON,
   }),
 };
 

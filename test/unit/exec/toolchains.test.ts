@@ -28,6 +28,7 @@ describe('toolchain caches', () => {
       GOCACHE: '/h/.cache/go-build',
       MAVEN_OPTS: '-Dmaven.repo.local=/h/.cache/maven',
       GRADLE_USER_HOME: '/h/.cache/gradle',
+      GRADLE_OPTS: '-Dorg.gradle.daemon=false',
     });
   });
 
@@ -43,6 +44,7 @@ describe('toolchain caches', () => {
       MAVEN_ARGS: '--offline',
       GRADLE_USER_HOME: '/job/gradle',
       GRADLE_RO_DEP_CACHE: '/ro/gradle/caches',
+      GRADLE_OPTS: '-Dorg.gradle.daemon=false',
     });
     // The read-only paths are setup's: what setup wrote is what validate reads.
     const setup = toolchainSetupEnv({ cache: '/ro' });
