@@ -8,6 +8,7 @@ export {
 export {
   runValidation,
   type ValidationOptions,
+  type ValidateCache,
   type ValidationPhase,
   type ValidationRun,
 } from './run-validation.js';

@@ -14,6 +14,7 @@ import {
   withRepoSandbox,
   type SandboxMode,
   type SandboxPolicy,
+  type ValidateCache,
   type ValidationOptions,
   type ValidationRun,
 } from '../../exec/index.js';
@@ -79,7 +80,7 @@ export function validateCache(
   tmpDir: string,
   mode: SandboxMode,
   exists: (path: string) => boolean = existsSync,
-): NonNullable<ValidationOptions['validateCache']> {
+): ValidateCache {
   const build = buildCacheDir(tmpDir);
   if (mode !== 'bwrap')
     return { binds: [], env: toolchainValidateEnv({ cache: cacheDir, tmp: tmpDir, build }) };
@@ -127,7 +128,7 @@ function runnerIn(ws: Workspace, options: RunOptions, sandbox: SandboxPolicy): R
       home: ws.homeDir,
       tmpDir: ws.tmpDir,
       setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
-      validateCache: validateCache(ws.cacheDir, ws.tmpDir, sandbox.mode),
+      validateCache: () => validateCache(ws.cacheDir, ws.tmpDir, sandbox.mode),
       // The workspace's own list plus the caller's (directories holding the worker's secrets).
       hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
       readOnlyPaths: ws.sandboxReadOnly,

@@ -57,24 +57,25 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     tmpDir: tmp,
     baseEnv: { ...process.env, ...repo.proxyEnv },
     setupCache: setupCache(home, cacheDir, 'bwrap'),
-    // After setup: it binds the folders setup made.
-    validateCache: validateCache(cacheDir, tmp, 'bwrap'),
+    // Asked after setup: it binds the folders setup made.
+    validateCache: () => validateCache(cacheDir, tmp, 'bwrap'),
     ...over,
   });
 
   it('downloads in setup, then validates offline from the read-only cache: fails on the base, passes with the fix', async () => {
-    const setup = await runValidation(
-      config({ setup: ['go mod download -x'], validate: [] }),
+    // One run, setup then validate, on an empty cache: validate binds what this setup made.
+    const base = await runValidation(
+      config({ setup: ['go mod download -x'], validate: ['go test ./...'] }),
       worktree,
       options(),
     );
-    expect(setup.results.map((r) => [r.exit_code, r.sandboxed])).toEqual([[0, true]]);
-    // From now on only the cache has the module.
+    expect(base.results.map((r) => [r.exit_code, r.sandboxed])).toEqual([
+      [0, true],
+      [1, true],
+    ]);
+    expect(base.results[1]!.stdout).toMatch(/--- FAIL: TestSum/);
+    // From now on only the cache has the module (validate's GOPROXY=off ignores it anyway).
     await rm(join(worktree, '.proxy'), { recursive: true, force: true });
-
-    const base = await runValidation(config({ validate: ['go test ./...'] }), worktree, options());
-    expect(base.passed).toBe(false);
-    expect(base.results[0]!.stdout).toMatch(/--- FAIL: TestSum/);
 
     await repo.fix();
     const fixed = await runValidation(config({ validate: ['go test ./...'] }), worktree, options());
@@ -84,7 +85,7 @@ describe('Go in the sandbox: module cache from setup, read-only in validate', ()
     // Without the read-only cache, validate has nowhere to find the module (the defence's reason).
     const bare = await runValidation(config({ validate: ['go test ./...'] }), worktree, {
       ...options(),
-      validateCache: { binds: [], env: { GOPROXY: 'off', GOTOOLCHAIN: 'local' } },
+      validateCache: () => ({ binds: [], env: { GOPROXY: 'off', GOTOOLCHAIN: 'local' } }),
     });
     expect(bare.passed).toBe(false);
     expect(bare.results[0]!.stderr).toMatch(/example\.com\/greet/);

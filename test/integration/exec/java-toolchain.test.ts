@@ -47,7 +47,7 @@ describe('Java in the sandbox', () => {
       home,
       tmpDir: tmp,
       setupCache: setupCache(home, cache, 'bwrap'),
-      validateCache: validateCache(cache, tmp, 'bwrap'),
+      validateCache: () => validateCache(cache, tmp, 'bwrap'),
     };
   });
   afterAll(async () => {
