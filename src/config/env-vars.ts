@@ -46,6 +46,12 @@ export const ENV_VARS: readonly EnvVar[] = [
   },
   { name: 'REDIS_PASSWORD', group: 'compose', about: "Redis's password", readBy: ['compose'] },
   {
+    name: 'AUTOFIX_WORKER_TARGET',
+    group: 'optional',
+    about: "the workers' image target: default, or worker-full (Python, Go, Java; README)",
+    readBy: ['compose'],
+  },
+  {
     name: 'PRIVATE_KEY_PATH',
     group: 'optional',
     about: 'the private key read from this file instead of PRIVATE_KEY',

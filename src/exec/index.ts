@@ -8,6 +8,7 @@ export {
 export {
   runValidation,
   type ValidationOptions,
+  type ValidateCache,
   type ValidationPhase,
   type ValidationRun,
 } from './run-validation.js';
@@ -23,3 +24,14 @@ export {
   type SandboxPolicy,
 } from './sandbox-policy.js';
 export { passthroughValues } from './command-env.js';
+export {
+  goRequested,
+  installedVersions,
+  javaRequested,
+  runVersionCommand,
+  TOOLCHAIN_SHARED_CACHES,
+  toolchainSetupEnv,
+  toolchainValidateEnv,
+  versionWarnings,
+  type RequestedVersion,
+} from './toolchains/index.js';

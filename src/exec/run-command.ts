@@ -50,8 +50,8 @@ export interface RunCommandOptions {
   hiddenPaths?: readonly string[];
   /** Paths inside hidden ones that stay readable (the job's git view). */
   readOnlyPaths?: readonly string[];
-  /** Extra writable binds (per-repository package caches for setup). */
-  binds?: readonly { src: string; dest: string }[];
+  /** Extra binds: per-repository package caches, writable for setup, read-only for validate. */
+  binds?: readonly { src: string; dest: string; readOnly?: boolean }[];
   /** Extra variables for the command (cache locations). */
   env?: Record<string, string>;
   /** Redacts secrets from the command line and both output streams. */

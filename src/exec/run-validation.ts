@@ -18,6 +18,12 @@ export interface ValidationOptions {
   sandbox: SandboxPolicy;
   /** Writable binds for `setup` only (the repository's package caches) and their variables. */
   setupCache?: { binds: readonly { src: string; dest: string }[]; env: Record<string, string> };
+  /**
+   * The same caches for `validate` (and the baseline): read-only, with offline variables, beside
+   * the job's own writable build caches. Asked for once, after this run's `setup` commands: what
+   * they made is there to bind.
+   */
+  validateCache?: () => ValidateCache;
   signal?: AbortSignal;
   redact?: (text: string) => string;
   baseEnv?: NodeJS.ProcessEnv;
@@ -40,6 +46,11 @@ export interface ValidationOptions {
    * base commit): the run records it and goes on to the next command. `setup` never is.
    */
   tolerate?: (result: ExecResult) => string | undefined;
+}
+
+export interface ValidateCache {
+  binds: readonly { src: string; dest: string; readOnly?: boolean }[];
+  env: Record<string, string>;
 }
 
 export interface ValidationRun {
@@ -65,7 +76,8 @@ export async function runValidation(
   worktree: string,
   options: ValidationOptions,
 ): Promise<ValidationRun> {
-  const { skipSetup, onResult, onStart, tolerate, setupCache, ...commandOptions } = options;
+  const { skipSetup, onResult, onStart, tolerate, setupCache, validateCache, ...commandOptions } =
+    options;
   const plan: { phase: ValidationPhase; line: string; argv: string[] }[] = [
     ...(skipSetup ? [] : config.setup).map((line) => ({
       phase: 'setup' as const,
@@ -92,6 +104,7 @@ export async function runValidation(
     options.sandbox.mode === 'none' ? [unsandboxedWarning(options.sandbox.disabledBy)] : [],
   );
   const blocked = new Map<string, EgressReport['blocked'][number]>();
+  let validateView: ValidateCache | undefined;
   const done = (extra: Partial<ValidationRun> & { passed: boolean }): ValidationRun => {
     const refused = [...blocked.values()];
     return {
@@ -111,6 +124,7 @@ export async function runValidation(
       label: step.line,
       ...(setup ? { egress: { allow: config.network_allow } } : {}),
       ...(setup && setupCache ? { binds: setupCache.binds, env: setupCache.env } : {}),
+      ...(!setup && validateCache ? (validateView ??= validateCache()) : {}),
     });
     results.push(result);
     if (result.warning) warnings.add(result.warning);

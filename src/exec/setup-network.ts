@@ -1,11 +1,11 @@
 /**
  * The network of one `setup` command (issue #11): none of its own — the sandbox has only a private
  * loopback — but a bridge on that loopback to the allowlisting proxy (egress/), whose Unix socket
- * is bound into the sandbox. Package managers find the proxy through the usual variables. The
- * proxy refuses loopback, private and link-local addresses, hosts off the list, and the bot's own
- * listeners; what it refused is reported by host.
+ * is bound into the sandbox. Package managers find the proxy through the usual variables (Maven
+ * through a settings file beside the socket). The proxy refuses loopback, private and link-local
+ * addresses, hosts off the list, and the bot's own listeners; what it refused is reported by host.
  */
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../logger.js';
@@ -13,10 +13,13 @@ import { bridgeArgv } from './egress/bridge-source.js';
 import { DEFAULT_EGRESS_ALLOW } from './egress/egress-policy.js';
 import { proxyEnv, startEgressProxy, type EgressReport } from './egress/egress-proxy.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
+import { mavenProxySettings } from './toolchains/java.js';
 
 /** Where the proxy's socket directory appears inside the sandbox (below the hidden /run). */
 const SOCKET_DIR_INSIDE = '/run/autofix-egress';
 const SOCKET_NAME = 'proxy.sock';
+/** Beside the socket: Maven's settings naming the proxy (Maven reads no proxy variable). */
+const MAVEN_SETTINGS = 'maven-settings.xml';
 /** The bridge's port on the sandbox's own loopback (nothing else listens there). */
 const BRIDGE_PORT = 3128;
 
@@ -54,6 +57,7 @@ export async function openSetupNetwork(options: {
     // proxy reaches the operator's trusted hosts, which other local users must not borrow.
     await chmod(dir, 0o700);
     await chmod(socketPath, 0o600);
+    await writeFile(join(dir, MAVEN_SETTINGS), mavenProxySettings(BRIDGE_PORT), { mode: 0o644 });
     const runAs = options.policy.runAs;
     if (runAs) {
       await chown(socketPath, runAs.uid, runAs.gid);
@@ -63,7 +67,10 @@ export async function openSetupNetwork(options: {
     return {
       wrap: (argv) =>
         bridgeArgv(process.execPath, `${SOCKET_DIR_INSIDE}/${SOCKET_NAME}`, BRIDGE_PORT, [...argv]),
-      env: proxyEnv(BRIDGE_PORT),
+      env: {
+        ...proxyEnv(BRIDGE_PORT),
+        MAVEN_ARGS: `--settings ${SOCKET_DIR_INSIDE}/${MAVEN_SETTINGS}`,
+      },
       bind: { src: dir, dest: SOCKET_DIR_INSIDE },
       report: () => proxy.report(),
       close: () =>

@@ -32,7 +32,7 @@ export function proxyEnv(port: number): Record<string, string> {
     // Node.js ≥ 24 built-in fetch/http (undici) reads the variables above only with this set.
     NODE_USE_ENV_PROXY: '1',
     // The JVM (Gradle, the Gradle wrapper, sbt, Coursier) reads proxies from system properties.
-    // Maven ignores them and needs a <proxy> in settings.xml.
+    // Maven ≥ 3.9's transport ignores them: setup-network.ts gives it settings with a <proxy>.
     JAVA_TOOL_OPTIONS: [
       `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${port}`,
       `-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${port}`,

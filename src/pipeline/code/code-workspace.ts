@@ -1,4 +1,5 @@
 /** The real CodeWorkspace: the edit engine and the sandboxed runner over a job's worktree. */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
@@ -7,9 +8,13 @@ import { applyEdits, pathPolicy, type PathPolicy } from '../../edits/index.js';
 import { readRepoText } from '../../edits/read-repo-text.js';
 import {
   runValidation,
+  TOOLCHAIN_SHARED_CACHES,
+  toolchainSetupEnv,
+  toolchainValidateEnv,
   withRepoSandbox,
   type SandboxMode,
   type SandboxPolicy,
+  type ValidateCache,
   type ValidationOptions,
   type ValidationRun,
 } from '../../exec/index.js';
@@ -18,6 +23,7 @@ import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
 import { worktreeGit } from '../../git/worktree-git.js';
 import { baselineEntry, baselineKey, type Baseline } from './baseline.js';
+import { toolchainWarnings, withWarnings } from './toolchain-warnings.js';
 import type { CodeWorkspace, CommandHooks } from './run-code-agent.js';
 
 export function repoPathPolicy(
@@ -47,7 +53,52 @@ export function setupCache(
       // pnpm's store lives under XDG_DATA_HOME (`npm_config_store_dir` makes npm warn).
       XDG_DATA_HOME: join(inside, 'data'),
       PIP_CACHE_DIR: join(inside, 'pip'),
+      // Go's modules and build cache, Maven's repository, Gradle's home (exec/toolchains/).
+      ...toolchainSetupEnv({ cache: inside }),
     },
+  };
+}
+
+/** Where `validate` sees the repository's caches, read-only (the sandbox's private /tmp). */
+export const VALIDATE_CACHE_DIR = '/tmp/autofix-setup-cache';
+/** Where `validate` sees the job's build caches, writable (`buildCacheDir`). */
+export const VALIDATE_BUILD_DIR = '/tmp/autofix-job-build';
+
+/** The job's own build caches (Go's GOCACHE…), kept across its validation runs. */
+export function buildCacheDir(tmpDir: string): string {
+  return join(tmpDir, 'build');
+}
+
+/**
+ * What `validate` (no network) gets of the caches `setup` filled: read-only, the toolchains'
+ * downloads that cannot be fetched at build time (Go modules, Maven and Gradle dependencies; those
+ * folders only, each where setup has made it: `exists`), with their writable build caches in the
+ * job's own folder (`buildCacheDir`).
+ */
+export function validateCache(
+  cacheDir: string,
+  tmpDir: string,
+  mode: SandboxMode,
+  exists: (path: string) => boolean = existsSync,
+): ValidateCache {
+  const build = buildCacheDir(tmpDir);
+  if (mode !== 'bwrap')
+    return { binds: [], env: toolchainValidateEnv({ cache: cacheDir, tmp: tmpDir, build }) };
+  const shared = TOOLCHAIN_SHARED_CACHES.filter((sub) => exists(join(cacheDir, sub)));
+  return {
+    binds: [
+      ...shared.map((sub) => ({
+        src: join(cacheDir, sub),
+        dest: join(VALIDATE_CACHE_DIR, sub),
+        readOnly: true,
+      })),
+      { src: build, dest: VALIDATE_BUILD_DIR },
+    ],
+    env: toolchainValidateEnv({
+      cache: VALIDATE_CACHE_DIR,
+      tmp: '/tmp',
+      build: VALIDATE_BUILD_DIR,
+    }),
   };
 }
 
@@ -64,19 +115,25 @@ type RunValidation = (
 
 /** Validation in the job's worktree: its HOME, TMPDIR, package caches and sandbox view. */
 function runnerIn(ws: Workspace, options: RunOptions, sandbox: SandboxPolicy): RunValidation {
+  let warnings: Promise<string[]> | undefined;
   return async (cfg, extra) => {
     if (!extra.skipSetup && cfg.setup.length > 0) await mkdir(ws.cacheDir, { recursive: true });
-    return runValidation(cfg, ws.worktree, {
+    // Bound writable into validate.
+    await mkdir(buildCacheDir(ws.tmpDir), { recursive: true });
+    warnings ??= toolchainWarnings(ws.worktree, options.baseEnv);
+    const run = await runValidation(cfg, ws.worktree, {
       ...options,
       ...extra,
       sandbox,
       home: ws.homeDir,
       tmpDir: ws.tmpDir,
       setupCache: setupCache(ws.homeDir, ws.cacheDir, sandbox.mode),
+      validateCache: () => validateCache(ws.cacheDir, ws.tmpDir, sandbox.mode),
       // The workspace's own list plus the caller's (directories holding the worker's secrets).
       hiddenPaths: [...ws.sandboxHidden, ...(options.hiddenPaths ?? [])],
       readOnlyPaths: ws.sandboxReadOnly,
     });
+    return withWarnings(run, await warnings);
   };
 }
 

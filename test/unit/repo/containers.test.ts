@@ -546,6 +546,102 @@ describe('Dockerfile: the sandbox tools', () => {
   });
 });
 
+/** The Dockerfile's stages by name, each its own lines (continuations joined). */
+function dockerStages(text: string): Map<string, { from: string; body: string }> {
+  const stages = new Map<string, { from: string; body: string }>();
+  const joined = text.replace(/\\\n/g, ' ');
+  for (const part of joined.split(/^(?=FROM )/m).filter((p) => p.startsWith('FROM '))) {
+    const m = /^FROM (\S+)(?: AS (\S+))?/.exec(part)!;
+    stages.set(m[2] ?? m[1]!, { from: m[1]!, body: part });
+  }
+  return stages;
+}
+
+describe('Dockerfile: the worker-full target (issue #38)', () => {
+  const stages = dockerStages(dockerfile);
+  const full = stages.get('worker-full')?.body ?? '';
+  const arg = (name: string): string | undefined =>
+    new RegExp(`^ARG ${name}=(\\S*)$`, 'm').exec(full)?.[1];
+
+  it('builds on the runtime image, and `docker build .` still gives the small one', () => {
+    expect(stages.get('worker-full')?.from).toBe('runtime');
+    // The last stage is what an untargeted build produces: the runtime as it is.
+    const last = [...stages.entries()].at(-1)!;
+    expect(last[1].from).toBe('runtime');
+    expect(
+      last[1].body
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('#')),
+    ).toHaveLength(1);
+    const runtime = stages
+      .get('runtime')!
+      .body.split('\n')
+      .filter((l) => !l.startsWith('#'));
+    expect(runtime.join('\n')).not.toMatch(/python3|golang|openjdk|maven|gradle/);
+  });
+
+  it('installs Python 3 with venv and pip, and a JDK, from Debian', () => {
+    expect(full).toMatch(/apt-get install [^\n]*\bpython3 python3-venv python3-pip\b[^\n]*"\$jdk"/);
+    expect(full).toMatch(/bookworm\) jdk=openjdk-17-jdk-headless/);
+    expect(full).toMatch(/trixie\) jdk=openjdk-21-jdk-headless/);
+  });
+
+  it('downloads Go, Maven and Gradle at pinned versions and checks each against its checksum first', () => {
+    expect(arg('GO_VERSION')).toMatch(/^1\.\d+\.\d+$/);
+    expect(arg('MAVEN_VERSION')).toMatch(/^3\.9\.\d+$/); // maven.repo.local.tail: ≥ 3.9
+    expect(arg('GRADLE_VERSION')).toMatch(/^\d+\.\d+(\.\d+)?$/);
+    for (const name of ['GO_SHA256_AMD64', 'GO_SHA256_ARM64', 'GRADLE_SHA256'])
+      expect([name, arg(name)]).toEqual([name, expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    expect(arg('MAVEN_SHA512')).toMatch(/^[0-9a-f]{128}$/);
+    const downloads: [RegExp, RegExp, RegExp][] = [
+      [/go\.dev\/dl\/go\$\{GO_VERSION\}\.linux-\$\{arch\}/, /sha256sum -c/, /tar -C \/usr\/local/],
+      [
+        /apache-maven-\$\{MAVEN_VERSION\}-bin\.tar\.gz/,
+        /"\$\{MAVEN_SHA512\} [^"]*" \| sha512sum -c/,
+        /tar -C \/opt/,
+      ],
+      [
+        /gradle-\$\{GRADLE_VERSION\}-bin\.zip/,
+        /"\$\{GRADLE_SHA256\} [^"]*" \| sha256sum -c/,
+        /unzip/,
+      ],
+    ];
+    for (const [url, check, unpack] of downloads) {
+      const step = full.split(/^RUN /m).find((r) => url.test(r)) ?? '';
+      expect(step).toMatch(/curl -fsSLo/);
+      // The check comes before anything is unpacked, and a failed check fails the step.
+      expect(step.search(check)).toBeGreaterThan(step.search(url));
+      expect(step.search(unpack)).toBeGreaterThan(step.search(check));
+      expect(step).not.toMatch(/\|\|\s*true/);
+    }
+    expect(full).toMatch(/^SHELL \["\/bin\/bash", "-o", "pipefail", "-c"\]$/m);
+  });
+
+  it('puts every toolchain on PATH, checks each at build time, and runs as the unprivileged user', () => {
+    expect(full).toMatch(
+      /^ENV PATH=\/usr\/local\/go\/bin:\/opt\/maven\/bin:\/opt\/gradle\/bin:\$PATH/m,
+    );
+    expect(full).toMatch(/GOTOOLCHAIN=local/);
+    expect(full).toMatch(/for tool in python3 pip3 go java javac mvn gradle; do/);
+    expect(full).toMatch(/python3 -m venv/);
+    const users = [...full.matchAll(/^USER (\S+)/gm)].map((m) => m[1]);
+    expect(users.at(-1)).toBe(/^USER (\w+)/m.exec(dockerfile)![1]);
+    expect(users.at(-1)).not.toBe('root');
+  });
+
+  it('is what docker-compose builds for the workers when asked, the small image otherwise', () => {
+    const build = compose.services.worker!.build as { context: string; target: string };
+    expect(build).toEqual({ context: '.', target: '${AUTOFIX_WORKER_TARGET:-default}' });
+    expect(stages.has('default')).toBe(true);
+    // The webhook server runs no repository code: never the large image.
+    expect(compose.services.app!.build).toBe('.');
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toMatch(
+      /### Worker images[\s\S]*--target worker-full[\s\S]*AUTOFIX_WORKER_TARGET=worker-full/,
+    );
+  });
+});
+
 describe('deploy/kubernetes-worker.yaml', () => {
   const deployment = parse(
     readFileSync(join(REPO_ROOT, 'deploy/kubernetes-worker.yaml'), 'utf8'),
