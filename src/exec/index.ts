@@ -16,6 +16,7 @@ export { resetSandboxProbe } from './sandbox.js';
 export { cliSandbox, operatorSandbox } from './operator-sandbox.js';
 export {
   basicSandboxPolicy,
+  unsandboxedWarning,
   withRepoSandbox,
   UNSANDBOXED_WARNING,
   type RepoSandboxSetting,
@@ -23,3 +24,8 @@ export {
   type SandboxPolicy,
 } from './sandbox-policy.js';
 export { passthroughValues } from './command-env.js';
+export {
+  openSetupCache,
+  type SetupCache,
+  type SetupCacheOutcome,
+} from './setup-cache/setup-cache.js';
