@@ -181,6 +181,25 @@ describe('setup cache', () => {
     expect((await setupIn(await job(), cfg))?.setupCache?.status).toBe('stored');
   });
 
+  it('a build output is reused for the same sources only', async () => {
+    repo.commit('build', { '.gitignore': 'node_modules/\ndist/\n', 'src.txt': 'one\n' });
+    repo.git('push', '--quiet', 'origin', 'main');
+    const cfg = config({ setup: ['sh setup.sh', 'sh -c "mkdir -p dist && cp src.txt dist/out"'] });
+    const cold = await setupIn(await job(), cfg);
+    expect(cold?.setupCache?.status).toBe('stored');
+    expect((await setupIn(await job(), cfg))?.setupCache).toMatchObject({
+      status: 'hit',
+      key: cold?.setupCache?.key,
+    });
+    // Sources changed, lockfile not: the build is not reused.
+    repo.commit('edit', { 'src.txt': 'two\n' });
+    repo.git('push', '--quiet', 'origin', 'main');
+    const next = await job();
+    const rebuilt = await setupIn(next, cfg);
+    expect(rebuilt?.setupCache?.status).toBe('stored');
+    expect(readFileSync(join(next.worktree, 'dist/out'), 'utf8')).toBe('two\n');
+  });
+
   it('setup that changes tracked files is not cached', async () => {
     const cfg = config({ setup: ['sh setup.sh', 'sh -c "echo changed > package-lock.json"'] });
     const run = await setupIn(await job(), cfg);
