@@ -175,6 +175,9 @@ async function main(): Promise<void> {
         await commitFiles(root, { 'package.json': b.pkg, 'package-lock.json': b.lock });
       for (const stage of STAGES) rows.push(await stageSetup(root, name, stage));
     }
+    // For reference: the same run with the setup cache off (SETUP_CACHE_MAX_MB=0), npm's own
+    // package cache already warm: what every run paid before.
+    for (const stage of STAGES) rows.push(await stageSetup(root, 'off', stage, 0));
     const entries = await listEntries(cacheRoot(join(root, 'work'), 'bench/fixture'));
     const du = (await run('du', ['-sk', cacheRoot(join(root, 'work'), 'bench/fixture')])).stdout;
     const modes = await restoreModes(root);

@@ -87,9 +87,14 @@ async function placeFile(src: string, dst: string, f: FileRecord, mode: Manifest
 async function place(root: string, m: Manifest, worktree: string, jobDir: string): Promise<void> {
   const files = entryFiles(root, m.key);
   const relocate = new Set(m.relocate);
-  for (const d of m.dirs) {
-    await mkdir(join(worktree, d.p), { recursive: true });
-    await chmod(join(worktree, d.p), (d.mode & 0o777) | 0o700);
+  // Level by level (parents first), each level in parallel.
+  const depth = (p: string): number => p.split('/').length;
+  const levels = new Map<number, Manifest['dirs']>();
+  for (const d of m.dirs) levels.set(depth(d.p), [...(levels.get(depth(d.p)) ?? []), d]);
+  for (const level of [...levels.keys()].sort((a, b) => a - b)) {
+    await eachLimit(levels.get(level)!, PARALLEL, async (d) => {
+      await mkdir(join(worktree, d.p), { recursive: true, mode: (d.mode & 0o777) | 0o700 });
+    });
   }
   for (const p of m.products) await mkdir(join(worktree, p, '..'), { recursive: true });
   await eachLimit(m.files, PARALLEL, async (f) => {
