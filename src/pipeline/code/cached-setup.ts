@@ -85,7 +85,9 @@ export async function cachedSetup(
   }
   const run = await io.runSetup();
   if (!run.passed) {
-    await cache.drop().catch(() => undefined);
+    // A setup that failed: its key's entry must not outlive it. One cut short (the run is
+    // ending) proves nothing either way, and stores nothing.
+    if (run.failed) await cache.drop().catch(() => undefined);
     return found ? { ...run, setupCache: found } : run;
   }
   const stored = await cache.store().catch((err: unknown): SetupCacheOutcome | undefined => {
