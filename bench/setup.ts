@@ -13,6 +13,8 @@
  * Then restore by hard links vs a plain copy of the same node_modules (`cp -a --reflink=auto`:
  * ext4 has no reflinks, so this is a copy; on btrfs/xfs it would clone extents).
  * Prints a table, then `SUMMARY setup cold_s=… warm_s=… lock_s=… off_s=… warm_ratio=… …`.
+ * `--repo <bare repository> [--branch B] [--setup "npm ci …"]` runs a real repository instead
+ * (cold and warm only), e.g. the dayjs mirror.
  * Runs as the worker does: as root, in bwrap (commands as 65534), hard links; else copies.
  */
 import { execFile } from 'node:child_process';
@@ -89,8 +91,21 @@ async function commitFiles(root: string, files: Record<string, string>): Promise
 }
 
 /** One stage's setup in its own job worktree, timed. */
+/** The repository the runs use: the fixture, or `--repo <bare repository> --branch --setup`. */
+interface Target {
+  remote: string;
+  branch: string;
+  setup: string[];
+}
+
+function argOf(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
 async function stageSetup(
   root: string,
+  target: Target,
   runName: string,
   stage: string,
   cacheMb?: number,
@@ -98,12 +113,12 @@ async function stageSetup(
   const ws = await openWorkspace({
     workdir: join(root, 'work'),
     repo: 'bench/fixture',
-    remoteUrl: pathToFileURL(join(root, 'remote.git')).href,
-    baseBranch: 'main',
+    remoteUrl: pathToFileURL(target.remote).href,
+    baseBranch: target.branch,
     jobId: `${runName}-${stage}`,
   });
   try {
-    const config = { ...DEFAULT_REPO_CONFIG, setup: ['npm ci --no-audit --no-fund'], validate: [] };
+    const config = { ...DEFAULT_REPO_CONFIG, setup: target.setup, validate: [] };
     const t = performance.now();
     const setup = await createCodeWorkspace(ws, config, {
       sandbox: basicSandboxPolicy(
@@ -136,15 +151,13 @@ async function timeCommand(args: string[]): Promise<number> {
   return performance.now() - t;
 }
 
-/** Hard links vs a copy of the same node_modules (the cache's two restore modes). */
+/** Hard links vs a copy of the same files (the cache's two restore modes), from an entry. */
 async function restoreModes(
   root: string,
+  entry: string,
 ): Promise<{ linkMs: number; copyMs: number; files: number }> {
-  const src = join(root, 'modes', 'node_modules');
+  const src = join(entry, 'files');
   await mkdir(join(root, 'modes'), { recursive: true });
-  const ws = join(root, 'src');
-  await run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: ws });
-  await run('mv', [join(ws, 'node_modules'), src]);
   const files = Number((await run('sh', ['-c', `find ${src} -type f | wc -l`])).stdout.trim());
   const linkMs = await timeCommand(['cp', '-al', src, join(root, 'modes', 'linked')]);
   const copyMs = await timeCommand([
@@ -159,28 +172,53 @@ async function restoreModes(
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 
+/** The runs over the fixture: cold, warm, after a lockfile change, and with the cache off. */
+async function fixtureRuns(root: string, rows: StageRow[]): Promise<void> {
+  const a = await lockfileFor(DEPS);
+  const b = await lockfileFor(MORE);
+  await commitFiles(root, {
+    'package.json': a.pkg,
+    'package-lock.json': a.lock,
+    '.gitignore': 'node_modules/\n',
+  });
+  const target = {
+    remote: join(root, 'remote.git'),
+    branch: 'main',
+    setup: ['npm ci --no-audit --no-fund'],
+  };
+  for (const name of ['cold', 'warm', 'lock']) {
+    if (name === 'lock')
+      await commitFiles(root, { 'package.json': b.pkg, 'package-lock.json': b.lock });
+    for (const stage of STAGES) rows.push(await stageSetup(root, target, name, stage));
+  }
+  // For reference: the same run with the setup cache off (SETUP_CACHE_MAX_MB=0), npm's own
+  // package cache already warm: what every run paid before.
+  for (const stage of STAGES) rows.push(await stageSetup(root, target, 'off', stage, 0));
+}
+
+/** `--repo`: a real repository's own setup, cold then warm (its lockfile is its own). */
+async function repoRuns(root: string, rows: StageRow[], remote: string): Promise<void> {
+  const target = {
+    remote,
+    branch: argOf('--branch') ?? 'main',
+    setup: [argOf('--setup') ?? 'npm ci --no-audit --no-fund'],
+  };
+  for (const name of ['cold', 'warm']) {
+    for (const stage of STAGES) rows.push(await stageSetup(root, target, name, stage));
+  }
+}
+
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'autofix-bench-setup-'));
   const rows: StageRow[] = [];
   try {
-    const a = await lockfileFor(DEPS);
-    const b = await lockfileFor(MORE);
-    await commitFiles(root, {
-      'package.json': a.pkg,
-      'package-lock.json': a.lock,
-      '.gitignore': 'node_modules/\n',
-    });
-    for (const name of ['cold', 'warm', 'lock']) {
-      if (name === 'lock')
-        await commitFiles(root, { 'package.json': b.pkg, 'package-lock.json': b.lock });
-      for (const stage of STAGES) rows.push(await stageSetup(root, name, stage));
-    }
-    // For reference: the same run with the setup cache off (SETUP_CACHE_MAX_MB=0), npm's own
-    // package cache already warm: what every run paid before.
-    for (const stage of STAGES) rows.push(await stageSetup(root, 'off', stage, 0));
-    const entries = await listEntries(cacheRoot(join(root, 'work'), 'bench/fixture'));
-    const du = (await run('du', ['-sk', cacheRoot(join(root, 'work'), 'bench/fixture')])).stdout;
-    const modes = await restoreModes(root);
+    const remote = argOf('--repo');
+    if (remote) await repoRuns(root, rows, remote);
+    else await fixtureRuns(root, rows);
+    const cache = cacheRoot(join(root, 'work'), 'bench/fixture');
+    const entries = await listEntries(cache);
+    const du = (await run('du', ['-sk', cache])).stdout;
+    const modes = await restoreModes(root, join(cache, 'entries', entries[0]!.key));
     report(
       rows,
       {
@@ -210,7 +248,7 @@ function report(
   const sum = (name: string) => perRun(name).reduce((s, r) => s + r.seconds, 0);
   const installs = (name: string) => perRun(name).filter((r) => r.installed).length;
   const hits = (name: string) => perRun(name).filter((r) => !r.installed).length;
-  for (const name of ['cold', 'warm', 'lock', 'off']) {
+  for (const name of ['cold', 'warm', 'lock', 'off'].filter((n) => perRun(n).length > 0)) {
     console.log(
       `run ${name}: setup ${sum(name).toFixed(2)} s, ${installs(name)} install(s), ${hits(name)} restore(s)`,
     );

@@ -90,6 +90,24 @@ describe('setup cache store', () => {
     expect((await listEntries(root())).map((e) => e.key)).not.toContain(a.key);
   });
 
+  it('is never shared across repositories', async () => {
+    const ws = await installed(100);
+    expect((await cacheOf(ws, 'npm ci').store()).status).toBe('stored');
+    const other = openSetupCache({
+      workdir,
+      repo: 'acme/other',
+      worktree: ws.worktree,
+      gitDir: ws.gitDir,
+      jobDir: ws.jobDir,
+      homeDir: ws.homeDir,
+      setup: ['npm ci'],
+      sandbox: basicSandboxPolicy('bwrap'),
+      maxBytes: 1 << 30,
+    });
+    // The same lockfile, setup and toolchains: still another repository's folder, so a miss.
+    expect(await other.restore()).toMatchObject({ status: 'miss', reason: 'no entry' });
+  });
+
   it('two jobs filling one key at once: one entry, the other copy discarded', async () => {
     const [x, y] = [await installed(100), await installed(100)];
     const [one, two] = await Promise.all([

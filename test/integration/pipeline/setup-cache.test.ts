@@ -132,6 +132,11 @@ describe('setup cache', () => {
       sandbox: sandbox(),
     }).validate({ skipSetup: true });
     expect(run.results.every((r) => r.exit_code === 0)).toBe(true);
+    if (ROOT) {
+      // The hand-over before each command and the take-back after it left the shared inode alone.
+      const shared = statSync(join(victim.worktree, 'node_modules/dep/index.js'));
+      expect([shared.uid, shared.mode & 0o222]).toEqual([65533, 0]);
+    }
     expect(readFileSync(join(victim.worktree, 'node_modules/dep/lib/cli.sh'), 'utf8')).toBe(
       'evil\n',
     );
