@@ -33,6 +33,10 @@ import {
   type Manifest,
 } from './layout.js';
 import { eachLimit, walkProducts } from './walk.js';
+import { fileIdentities } from './identities.js';
+
+/** The permission bits of an identity's octal mode field. */
+const modeOf = (id: string): number => parseInt(id.split(' ')[3] ?? '644', 8);
 import { SETUP_CACHE_VERSION } from './cache-key.js';
 
 /**
@@ -83,18 +87,6 @@ async function needsRelocation(file: string, jobDir: string): Promise<'no' | 'te
   return found === 'none' ? 'no' : found;
 }
 
-function record(p: string, s: Awaited<ReturnType<typeof lstat>>): FileRecord {
-  return {
-    p,
-    size: Number(s.size),
-    mtimeMs: Number(s.mtimeMs),
-    ctimeMs: Number(s.ctimeMs),
-    ino: Number(s.ino),
-    mode: Number(s.mode),
-    uid: Number(s.uid),
-  };
-}
-
 /** The files, links and directories of the entry written under `tmp`; its manifest returned. */
 async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string> {
   const walked = await walkProducts(input.worktree, input.products);
@@ -128,9 +120,11 @@ async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string
     links.push({ p, target });
     if (target.includes(input.jobDir)) relocate.push(p);
   }
-  const records: FileRecord[] = [];
-  await eachLimit(kept, PARALLEL, async (p) => {
-    records.push(record(p, await lstat(join(files, p))));
+  const identities = await fileIdentities(files);
+  const records: FileRecord[] = kept.map((p) => {
+    const found = identities.get(p);
+    if (!found) throw new Error(`cached file missing: ${p}`);
+    return { p, size: found.size, id: found.id, ctime: found.ctime, mode: modeOf(found.id) };
   });
   return {
     version: SETUP_CACHE_VERSION,

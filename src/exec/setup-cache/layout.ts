@@ -17,12 +17,12 @@ export interface FileRecord {
   /** Relative to the worktree. */
   p: string;
   size: number;
-  mtimeMs: number;
+  /** `<inode> <size> <mtime> <mode> <uid>` (identities.ts). */
+  id: string;
   /** Checked only where nothing links the cached file (copy mode: link() changes the ctime). */
-  ctimeMs: number;
-  ino: number;
+  ctime: string;
+  /** The file's mode (permission bits), for a copy. */
   mode: number;
-  uid: number;
 }
 
 export type LinkMode = 'link' | 'copy';

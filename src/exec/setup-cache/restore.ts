@@ -18,11 +18,16 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { SETUP_CACHE_VERSION } from './cache-key.js';
 import { entryDir, entryFiles, type FileRecord, type Manifest } from './layout.js';
 import { relocateText } from './relocate.js';
 import { eachLimit } from './walk.js';
+import { fileIdentities } from './identities.js';
+
+const execFileAsync = promisify(execFile);
 
 const PARALLEL = 32;
 
@@ -40,26 +45,21 @@ export async function readManifest(root: string, key: string): Promise<Manifest 
   }
 }
 
-/** The first cached file that is not as captured, or undefined. */
+/** The first cached file that is not as captured (or one that was added), or undefined. */
 export async function changedFile(root: string, manifest: Manifest): Promise<string | undefined> {
-  const files = entryFiles(root, manifest.key);
-  let changed: string | undefined;
-  await eachLimit(manifest.files, PARALLEL, async (f: FileRecord) => {
-    if (changed) return;
-    const s = await lstat(join(files, f.p)).catch(() => undefined);
+  const now = await fileIdentities(entryFiles(root, manifest.key)).catch(() => undefined);
+  if (!now) return '(the entry cannot be read)';
+  for (const f of manifest.files) {
+    const found = now.get(f.p);
+    // link() changes a linked inode's ctime: only a copy-mode entry can be held to it.
     const same =
-      s !== undefined &&
-      s.isFile() &&
-      s.size === f.size &&
-      s.mtimeMs === f.mtimeMs &&
-      s.mode === f.mode &&
-      s.uid === f.uid &&
-      s.ino === f.ino &&
-      // link() changes a linked inode's ctime: only a copy-mode entry can be held to it.
-      (manifest.mode === 'link' || s.ctimeMs === f.ctimeMs);
-    if (!same) changed = f.p;
-  });
-  return changed;
+      found !== undefined &&
+      found.id === f.id &&
+      (manifest.mode === 'link' || found.ctime === f.ctime);
+    if (!same) return f.p;
+  }
+  if (now.size !== manifest.files.length) return '(a file was added)';
+  return undefined;
 }
 
 async function absent(worktree: string, paths: readonly string[]): Promise<boolean> {
@@ -84,6 +84,46 @@ async function placeFile(src: string, dst: string, f: FileRecord, mode: Manifest
   await chmod(dst, (f.mode & 0o777) | 0o200);
 }
 
+/**
+ * Link mode's fast path: one `cp -al` per product (directories made fresh, every file a hard
+ * link), then the relocated files replaced by fresh copies. A file linked too often (EMLINK) or
+ * anything else that fails: the caller removes what was made and takes the file-by-file path.
+ */
+async function linkProducts(root: string, m: Manifest, worktree: string, jobDir: string) {
+  const files = entryFiles(root, m.key);
+  for (const p of m.products) {
+    const src = join(files, p);
+    if (!(await lstat(src).catch(() => undefined))) continue; // a link: made below
+    await mkdir(join(worktree, p, '..'), { recursive: true });
+    await execFileAsync('cp', ['-al', '-T', '--', src, join(worktree, p)], {
+      env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    });
+  }
+  const byPath = new Map(m.files.map((f) => [f.p, f]));
+  for (const p of m.relocate) {
+    const f = byPath.get(p);
+    if (!f) continue;
+    await rm(join(worktree, p), { force: true });
+    await writeRelocated(join(files, p), join(worktree, p), f, m.jobDir, jobDir);
+  }
+  await makeLinks(m, worktree, jobDir);
+}
+
+/** A fresh inode with this job's path: never written through the cached one. */
+async function writeRelocated(src: string, dst: string, f: FileRecord, from: string, to: string) {
+  const text = relocateText(await readFile(src, 'utf8'), from, to);
+  await writeFile(dst, text, { mode: (f.mode & 0o777) | 0o200 });
+  await chmod(dst, (f.mode & 0o777) | 0o200);
+}
+
+async function makeLinks(m: Manifest, worktree: string, jobDir: string): Promise<void> {
+  const relocate = new Set(m.relocate);
+  for (const l of m.links) {
+    const target = relocate.has(l.p) ? relocateText(l.target, m.jobDir, jobDir) : l.target;
+    await symlink(target, join(worktree, l.p));
+  }
+}
+
 async function place(root: string, m: Manifest, worktree: string, jobDir: string): Promise<void> {
   const files = entryFiles(root, m.key);
   const relocate = new Set(m.relocate);
@@ -101,15 +141,13 @@ async function place(root: string, m: Manifest, worktree: string, jobDir: string
     const src = join(files, f.p);
     const dst = join(worktree, f.p);
     if (!relocate.has(f.p)) return placeFile(src, dst, f, m.mode);
-    // A fresh inode with this job's path: never written through the cached one.
-    const text = relocateText(await readFile(src, 'utf8'), m.jobDir, jobDir);
-    await writeFile(dst, text, { mode: (f.mode & 0o777) | 0o200 });
-    await chmod(dst, (f.mode & 0o777) | 0o200);
+    await writeRelocated(src, dst, f, m.jobDir, jobDir);
   });
-  for (const l of m.links) {
-    const target = relocate.has(l.p) ? relocateText(l.target, m.jobDir, jobDir) : l.target;
-    await symlink(target, join(worktree, l.p));
-  }
+  await makeLinks(m, worktree, jobDir);
+}
+
+async function removeProducts(m: Manifest, worktree: string): Promise<void> {
+  for (const p of m.products) await rm(join(worktree, p), { recursive: true, force: true });
 }
 
 /** Restores entry `key` into `worktree` (of the job in `jobDir`). */
@@ -128,10 +166,15 @@ export async function restoreEntry(
     return { restored: false, reason: 'the worktree already holds what setup makes' };
   }
   try {
-    await place(root, manifest, worktree, jobDir);
+    if (manifest.mode !== 'link') await place(root, manifest, worktree, jobDir);
+    else {
+      await linkProducts(root, manifest, worktree, jobDir).catch(async () => {
+        await removeProducts(manifest, worktree);
+        await place(root, manifest, worktree, jobDir);
+      });
+    }
   } catch (err) {
-    for (const p of manifest.products)
-      await rm(join(worktree, p), { recursive: true, force: true });
+    await removeProducts(manifest, worktree);
     return { restored: false, reason: `restore failed: ${(err as Error).message}` };
   }
   return {
