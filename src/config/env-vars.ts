@@ -88,6 +88,13 @@ export const ENV_VARS: readonly EnvVar[] = [
     readBy: LLM,
   },
   {
+    name: 'SETUP_CACHE_MAX_MB',
+    group: 'optional',
+    about:
+      "disk bound of each repository's setup cache, least recently used evicted; 0: off (default: 4096)",
+    readBy: LLM,
+  },
+  {
     name: 'PARKED_RUN_TTL_HOURS',
     group: 'optional',
     about:

@@ -13,6 +13,9 @@ import type { DotEnvLoad } from './dotenv.js';
 import { readModelPricesFile, type PriceTable } from './model-prices.js';
 import { readSecretVariable } from './secret-files.js';
 
+/** `SETUP_CACHE_MAX_MB` when the operator sets none: 4 GiB of installed dependencies per repository. */
+export const DEFAULT_SETUP_CACHE_MB = 4096;
+
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 const emptyToUndefined = (v: unknown): unknown =>
@@ -120,6 +123,14 @@ export const envSchema = z.object({
       .refine((n) => n > 0, 'must be hours, a positive number (default 168: 7 days)')
       .optional(),
   ),
+  SETUP_CACHE_MAX_MB: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, 'must be megabytes: 0 (no setup cache) or more (default 4096)')
+      .transform(Number)
+      .optional(),
+  ),
   WEBHOOK_PROXY_URL: url(['http:', 'https:']),
   PUBLIC_URL: url(['http:', 'https:']),
   MAX_RUN_COST_USD: usd,
@@ -170,6 +181,11 @@ export interface Settings {
   workdir: string;
   /** `PARKED_RUN_TTL_HOURS`: how long a parked run waits for an answer before it ends. */
   parkedRunTtlMs: number;
+  /**
+   * `SETUP_CACHE_MAX_MB`: the disk bound of each repository's setup cache (installed
+   * dependencies kept across runs, least recently used evicted); 0 turns it off.
+   */
+  setupCacheMaxMb: number;
   /**
    * `AUTOFIX_ENV_FILE`: the `.env` read at start and written by the setup page (its directory is
    * hidden from repository commands).
@@ -360,6 +376,7 @@ export function readSettings(
     costCaps: costCapsOf(e),
     modelPrices,
     parkedRunTtlMs: (e.PARKED_RUN_TTL_HOURS ?? 168) * 3600_000,
+    setupCacheMaxMb: e.SETUP_CACHE_MAX_MB ?? DEFAULT_SETUP_CACHE_MB,
     secrets: [
       privateKey,
       webhookSecret.value,

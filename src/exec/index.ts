@@ -17,6 +17,7 @@ export { resetSandboxProbe } from './sandbox.js';
 export { cliSandbox, operatorSandbox } from './operator-sandbox.js';
 export {
   basicSandboxPolicy,
+  unsandboxedWarning,
   withRepoSandbox,
   UNSANDBOXED_WARNING,
   type RepoSandboxSetting,
@@ -35,3 +36,8 @@ export {
   versionWarnings,
   type RequestedVersion,
 } from './toolchains/index.js';
+export {
+  openSetupCache,
+  type SetupCache,
+  type SetupCacheOutcome,
+} from './setup-cache/setup-cache.js';

@@ -20,6 +20,7 @@ type SandboxSettings = Pick<
   | 'workdir'
   | 'privateKeyPath'
   | 'secretFiles'
+  | 'setupCacheMaxMb'
 >;
 
 /** Our own listeners: Redis (from REDIS_URL) and the HTTP port on every local address. */
@@ -66,6 +67,7 @@ export function operatorSandbox(
     deny: ownListeners(settings, options.extraPorts ?? []),
     hidden: [settings.workdir, ...secretLocations(settings, options.cwd)],
     ...(options.disabledBy ? { disabledBy: options.disabledBy } : {}),
+    setupCacheMaxMb: settings.setupCacheMaxMb,
   };
 }
 

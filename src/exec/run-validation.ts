@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { EgressReport } from './egress/egress-proxy.js';
 import { runCommand, type ExecResult, type RunCommandOptions } from './run-command.js';
 import { unsandboxedWarning, type SandboxPolicy } from './sandbox-policy.js';
+import type { SetupCacheOutcome } from './setup-cache/setup-cache.js';
 import { splitCommand } from './split-command.js';
 
 export type ValidationPhase = 'setup' | 'validate';
@@ -64,6 +65,8 @@ export interface ValidationRun {
   warnings: string[];
   /** Connections `setup` tried that the egress proxy refused, by host. */
   blocked: EgressReport['blocked'];
+  /** What the setup cache did: restored instead of running setup, or stored what it made. */
+  setupCache?: SetupCacheOutcome;
 }
 
 type ValidationConfig = Pick<

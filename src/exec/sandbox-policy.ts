@@ -33,6 +33,11 @@ export interface SandboxPolicy {
   bwrapPath?: string;
   /** Who turned the sandbox off, for the warning every report carries (default: the operator). */
   disabledBy?: string;
+  /**
+   * `SETUP_CACHE_MAX_MB`: the bound on each repository's setup cache (exec/setup-cache/); 0 turns
+   * it off. Absent: `DEFAULT_SETUP_CACHE_MB` (config/env.ts).
+   */
+  setupCacheMaxMb?: number;
 }
 
 /** `nobody`/`nogroup` on Debian and most distributions. */

@@ -23,6 +23,7 @@ import { checkIgnore } from '../../git/check-ignore.js';
 import type { Workspace } from '../../git/workspace.js';
 import { worktreeGit } from '../../git/worktree-git.js';
 import { baselineEntry, baselineKey, type Baseline } from './baseline.js';
+import { cachedSetup } from './cached-setup.js';
 import { toolchainWarnings, withWarnings } from './toolchain-warnings.js';
 import type { CodeWorkspace, CommandHooks } from './run-code-agent.js';
 
@@ -198,9 +199,14 @@ export function createCodeWorkspace(
         isIgnored: (paths) => checkIgnore(ws.worktree, paths, { gitDir: ws.gitDir }),
         checkDiff: (dir, diff) => gitApplyCheck(dir, diff, { gitDir: ws.gitDir }),
       }),
+    // Once per run and warm across runs: through the repository's setup cache.
     setup: async (hooks) => {
       if (config.setup.length === 0) return undefined;
-      return run({ ...config, validate: [] }, { ...hooks, skipSetup: false });
+      return cachedSetup(ws, config, hooks, {
+        sandbox,
+        options,
+        runSetup: () => run({ ...config, validate: [] }, { ...hooks, skipSetup: false }),
+      });
     },
     baseline: (hooks) => baselineOf(ws, config, { run, mode: sandbox.mode, options }, hooks),
     // Commands that must pass with the change but have no baseline (a reproduction, which

@@ -24,6 +24,13 @@ const NOT_THE_REPOSITORY: Record<string, string> = {
   'edits/apply-change-set.ts': "opens files only to create them ('wx'), never to read",
   'exec/process-group.ts': "reads /proc of the bot's own process tree",
   'exec/sandbox.ts': 'reads kernel settings under /proc/sys',
+  'exec/setup-cache/capture.ts':
+    "copies what setup installed (dependencies, never tracked files) into the bot's setup cache, and searches it for the job's path to rewrite; never for a prompt",
+  'exec/setup-cache/evict.ts': "lists and reads the bot's setup-cache entries and leases",
+  'exec/setup-cache/restore.ts':
+    "copies the bot's setup-cache entry into a worktree (files with the job's path rewritten)",
+  'exec/setup-cache/setup-cache.ts': "lists the job's HOME: did setup install there",
+  'exec/setup-cache/walk.ts': 'lists what setup produced, to cache it; never for a prompt',
   'git/abandoned-jobs.ts': "reads the bot's job records in its workdir",
   'git/file-lock.ts': "reads the bot's lock owner files",
   'git/scrub-mirror.ts': "reads the bot's mirror's git data to clean it, never for a prompt",

@@ -1,0 +1,171 @@
+/**
+ * Puts what `setup` produced into the cache as a new entry: built aside, then renamed into place
+ * (two jobs filling the same key: the first rename wins, the loser's copy is discarded).
+ *
+ * Link mode (root with the sandbox): each file is hard-linked, then owned by `CACHE_OWNER` and
+ * made read-only — the worktree's own copy is the same inode, so from now on no sandboxed command
+ * (an unprivileged uid without capabilities) can write it in place, and the hand-over's
+ * `chown --from=0` never gives it away. Copy mode: the entry holds copies nothing else shares.
+ */
+import {
+  chmod,
+  chown,
+  copyFile,
+  link,
+  lstat,
+  mkdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { join } from 'node:path';
+import { embeddedPath } from './relocate.js';
+import {
+  asideName,
+  entryDir,
+  type EntryMeta,
+  type FileRecord,
+  type LinkMode,
+  type Manifest,
+} from './layout.js';
+import { eachLimit, walkProducts } from './walk.js';
+import { fileIdentities } from './identities.js';
+
+/** The permission bits of an identity's octal mode field. */
+const modeOf = (id: string): number => parseInt(id.split(' ')[3] ?? '644', 8);
+import { SETUP_CACHE_VERSION } from './cache-key.js';
+
+/**
+ * Who owns cached inodes: neither root (the hand-over changes what root owns) nor the sandbox
+ * user; nothing runs as it. Read-only for everyone, so only root (outside the sandbox) could
+ * write them, and the manifest check catches that.
+ */
+export const CACHE_OWNER = { uid: 65533, gid: 65533 };
+
+/** Files larger than this are not searched for the job's path (venv scripts, .pth are tiny). */
+const SCAN_BYTES = 1 << 20;
+const PARALLEL = 32;
+
+export interface CaptureInput {
+  root: string;
+  key: string;
+  worktree: string;
+  /** The job's folder (worktree and HOME): the path a relocated file embeds. */
+  jobDir: string;
+  products: readonly string[];
+  sourceDependent: boolean;
+  mode: LinkMode;
+}
+
+export type CaptureResult =
+  { stored: true; meta: EntryMeta; raced: boolean } | { stored: false; reason: string };
+
+/** Read-only for everyone, executable bits kept. */
+const readOnly = (mode: number): number => (mode & 0o555) | 0o444;
+
+/**
+ * A file already linked elsewhere (a pnpm store's inode) is copied, never taken over: only
+ * inodes setup made for this worktree alone become the cache's.
+ */
+async function placeFile(src: string, dst: string, mode: LinkMode): Promise<void> {
+  const s = await lstat(src);
+  if (mode === 'copy' || s.nlink > 1) await copyFile(src, dst, constants.COPYFILE_FICLONE);
+  else await link(src, dst);
+  if (mode === 'copy') return;
+  await chown(dst, CACHE_OWNER.uid, CACHE_OWNER.gid);
+  await chmod(dst, readOnly(s.mode));
+}
+
+async function needsRelocation(file: string, jobDir: string): Promise<'no' | 'text' | 'binary'> {
+  const s = await stat(file);
+  if (s.size > SCAN_BYTES) return 'no';
+  const found = embeddedPath(await readFile(file), jobDir);
+  return found === 'none' ? 'no' : found;
+}
+
+/** The files, links and directories of the entry written under `tmp`; its manifest returned. */
+async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string> {
+  const walked = await walkProducts(input.worktree, input.products);
+  if (walked.special.length > 0) return `setup made special files (${walked.special[0]})`;
+  const files = join(tmp, 'files');
+  const relocate: string[] = [];
+  const dirs: Manifest['dirs'] = [];
+  for (const p of walked.dirs) {
+    await mkdir(join(files, p), { recursive: true });
+    dirs.push({ p, mode: (await lstat(join(input.worktree, p))).mode & 0o7777 });
+  }
+  for (const p of input.products) await mkdir(join(files, p, '..'), { recursive: true });
+  // Searched before anything is linked: an uncacheable result leaves the worktree as it was.
+  let binary: string | undefined;
+  const left = new Set<string>();
+  await eachLimit(walked.files, PARALLEL, async (p) => {
+    const found = await needsRelocation(join(input.worktree, p), input.jobDir);
+    // Python's bytecode names its source's path: left out, Python compiles it again.
+    if (found === 'binary' && p.endsWith('.pyc')) left.add(p);
+    else if (found === 'binary') binary = p;
+    if (found === 'text') relocate.push(p);
+  });
+  if (binary) return `a binary file embeds the job's path (${binary})`;
+  const kept = walked.files.filter((p) => !left.has(p));
+  await eachLimit(kept, PARALLEL, (p) =>
+    placeFile(join(input.worktree, p), join(files, p), input.mode),
+  );
+  const links: Manifest['links'] = [];
+  for (const p of walked.links) {
+    const target = await readlink(join(input.worktree, p));
+    links.push({ p, target });
+    if (target.includes(input.jobDir)) relocate.push(p);
+  }
+  const identities = await fileIdentities(files);
+  const records: FileRecord[] = kept.map((p) => {
+    const found = identities.get(p);
+    if (!found) throw new Error(`cached file missing: ${p}`);
+    return { p, size: found.size, id: found.id, ctime: found.ctime, mode: modeOf(found.id) };
+  });
+  return {
+    version: SETUP_CACHE_VERSION,
+    key: input.key,
+    products: [...input.products],
+    dirs,
+    files: records.sort((a, b) => (a.p < b.p ? -1 : 1)),
+    links,
+    relocate: relocate.sort(),
+    jobDir: input.jobDir,
+    mode: input.mode,
+    sourceDependent: input.sourceDependent,
+  };
+}
+
+/** Captures the products as entry `key`; a reason instead when they cannot be cached. */
+export async function captureEntry(input: CaptureInput): Promise<CaptureResult> {
+  const tmp = asideName(input.root, 'building', input.key);
+  await mkdir(tmp, { recursive: true });
+  try {
+    const manifest = await fill(input, tmp);
+    if (typeof manifest === 'string') return { stored: false, reason: manifest };
+    const meta: EntryMeta = {
+      key: input.key,
+      files: manifest.files.length,
+      bytes: manifest.files.reduce((sum, f) => sum + f.size, 0),
+      created_at: new Date().toISOString(),
+    };
+    await writeFile(join(tmp, 'manifest.json'), JSON.stringify(manifest));
+    await writeFile(join(tmp, 'meta.json'), JSON.stringify(meta));
+    await writeFile(join(tmp, 'used'), '');
+    await mkdir(join(input.root, 'entries'), { recursive: true });
+    try {
+      await rename(tmp, entryDir(input.root, input.key));
+      return { stored: true, meta, raced: false };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+      return { stored: true, meta, raced: true };
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `setup` through the repository's setup cache (exec/setup-cache/): a hit restores what an
+ * earlier job's setup installed for the same key and nothing runs; a miss runs setup and stores
+ * what it produced (the reproduce stage's setup fills it, the code stage and verify restore it:
+ * a run installs at most once). A setup that fails drops its key's entry. The outcome is a
+ * line of the run's progress and log ("setup restored from cache (key …, N files, X ms)").
+ */
+import { DEFAULT_SETUP_CACHE_MB } from '../../config/env.js';
+import type { RepoConfig } from '../../config/repo-config.js';
+import {
+  openSetupCache,
+  unsandboxedWarning,
+  type ExecResult,
+  type SandboxPolicy,
+  type SetupCacheOutcome,
+  type ValidationOptions,
+  type ValidationRun,
+} from '../../exec/index.js';
+import type { Workspace } from '../../git/workspace.js';
+import type { CommandHooks } from './run-code-agent.js';
+
+export interface CachedSetupIo {
+  sandbox: SandboxPolicy;
+  options: Pick<ValidationOptions, 'logger' | 'baseEnv'>;
+  runSetup: () => Promise<ValidationRun>;
+}
+
+/** The one line a hit shows where setup's commands would have been. */
+export function restoredLine(hit: SetupCacheOutcome): string {
+  return `setup restored from cache (key ${hit.key.slice(0, 12)}, ${hit.files} files, ${hit.ms} ms)`;
+}
+
+function restoredRun(hit: SetupCacheOutcome, sandbox: SandboxPolicy, hooks: CommandHooks) {
+  const line = restoredLine(hit);
+  hooks.onStart?.(line, 'setup');
+  const result: ExecResult = {
+    command: line,
+    exit_code: 0,
+    stdout: '',
+    stderr: '',
+    duration_ms: hit.ms,
+    timed_out: false,
+    sandboxed: sandbox.mode === 'bwrap',
+  };
+  hooks.onResult?.(result, 'setup');
+  const run: ValidationRun = {
+    passed: true,
+    results: [result],
+    tolerated: [],
+    warnings: sandbox.mode === 'none' ? [unsandboxedWarning(sandbox.disabledBy)] : [],
+    blocked: [],
+    setupCache: hit,
+  };
+  return run;
+}
+
+export async function cachedSetup(
+  ws: Workspace,
+  config: Pick<RepoConfig, 'setup'>,
+  hooks: CommandHooks,
+  io: CachedSetupIo,
+): Promise<ValidationRun> {
+  const maxMb = io.sandbox.setupCacheMaxMb ?? DEFAULT_SETUP_CACHE_MB;
+  if (maxMb <= 0) return io.runSetup();
+  const log = io.options.logger;
+  const cache = openSetupCache({
+    workdir: ws.workdir,
+    repo: ws.repo,
+    worktree: ws.worktree,
+    gitDir: ws.gitDir,
+    jobDir: ws.jobDir,
+    homeDir: ws.homeDir,
+    setup: config.setup,
+    sandbox: io.sandbox,
+    maxBytes: maxMb * 1024 * 1024,
+    ...(io.options.baseEnv ? { baseEnv: io.options.baseEnv } : {}),
+  });
+  const found = await cache.restore().catch((err: unknown) => {
+    log?.warn({ err: String(err) }, 'setup cache unreadable; running setup');
+    return undefined;
+  });
+  if (found?.status === 'hit') {
+    log?.info({ setupCache: found }, restoredLine(found));
+    return restoredRun(found, io.sandbox, hooks);
+  }
+  const run = await io.runSetup();
+  if (!run.passed) {
+    // A setup that failed: its key's entry must not outlive it. One cut short (the run is
+    // ending) proves nothing either way, and stores nothing.
+    if (run.failed) await cache.drop().catch(() => undefined);
+    return found ? { ...run, setupCache: found } : run;
+  }
+  const stored = await cache.store().catch((err: unknown): SetupCacheOutcome | undefined => {
+    log?.warn({ err: String(err) }, 'setup result not cached');
+    return undefined;
+  });
+  if (stored)
+    log?.info({ setupCache: stored, miss: found?.reason }, `setup cache ${stored.status}`);
+  return stored ? { ...run, setupCache: stored } : run;
+}
