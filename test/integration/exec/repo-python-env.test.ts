@@ -162,6 +162,44 @@ describe('a Python repository runs on its own code, not the worker interpreter�
     expect(env.results.at(-1)!.stdout.trim()).toBe(`None ${venv} ${venv} 1`);
   });
 
+  it('`env PYTHONPATH=src pytest` runs the venv’s pytest on the repository’s code', async () => {
+    const dir = await worktree();
+    await writePackage(dir, BUGGY);
+    // PyPI is out of reach: pytest's own files, copied from the worker into the repository (the
+    // sandbox hides the worker's copy), put on the venv's path by setup with a `pytest` script.
+    const workerSite = (
+      await run('python3', [
+        '-c',
+        'import pytest, os; print(os.path.dirname(os.path.dirname(pytest.__file__)))',
+      ])
+    ).stdout.trim();
+    for (const name of [
+      '_pytest',
+      'pytest',
+      'pluggy',
+      'iniconfig',
+      'packaging',
+      'pygments',
+      'py.py',
+    ])
+      await cp(join(workerSite, name), join(dir, 'vendor', name), { recursive: true });
+    const setup = [
+      `python -c "import pathlib, site; pathlib.Path(site.getsitepackages()[0], 'vendor.pth').write_text(str(pathlib.Path('vendor').resolve()))"`,
+      `sh -c 'printf "#!%s\\nimport sys\\nfrom pytest import console_main\\nsys.exit(console_main())\\n" "$VIRTUAL_ENV/bin/python" > "$VIRTUAL_ENV/bin/pytest" && chmod +x "$VIRTUAL_ENV/bin/pytest"'`,
+    ];
+    const line = ['env PYTHONPATH=src pytest -q -p no:cacheprovider tests'];
+    const base = await validate(dir, { setup, validate: line });
+    expect(base.failed?.phase).toBe('validate');
+    expect(base.failed?.result.stdout).toMatch(
+      /AssertionError|assert 'Hello Ada' == 'Hello, Ada!'/,
+    );
+    expect(base.failed?.result.stdout).toContain('1 failed');
+    await writeFile(join(dir, 'src', 'greetlib', '__init__.py'), FIXED);
+    const fixed = await validate(dir, { setup: [], validate: line });
+    expect(fixed.results.at(-1)?.stdout).toContain('1 passed');
+    expect(fixed.passed).toBe(true);
+  });
+
   it('the worker interpreter’s site-packages are not visible in the sandbox at all', async () => {
     const dir = await worktree();
     await writePackage(dir, BUGGY);
