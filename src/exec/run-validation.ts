@@ -108,10 +108,10 @@ export async function runValidation(
     };
   };
   const created = env?.created;
+  if (created) onResult?.(created, 'setup');
   if (created && (!skipSetup || created.exit_code !== 0)) {
-    // The venv is part of setup; a run without setup reports it only when it failed.
+    // The venv is part of setup; a run without setup lists it only when it failed.
     results.push(created);
-    onResult?.(created, 'setup');
     if (created.exit_code !== 0 || created.timed_out)
       return done({ passed: false, failed: { phase: 'setup', result: created } });
   }

@@ -36,6 +36,10 @@ export interface RepoEnvironmentDeps {
 
 const SMALL = { maxBytes: 1024 * 1024 };
 
+export const NO_PYTHON_WARNING =
+  'This looks like a Python repository, but the worker has no `python3`: no virtualenv was ' +
+  'made for its commands.';
+
 async function rootFiles(
   files: RepoFiles,
 ): Promise<{ names: string[]; texts: Record<string, string> }> {
@@ -77,8 +81,12 @@ export async function repoEnvironment(
     rootFiles(files),
     workerPackages(deps.baseEnv),
   ]);
-  const python = isPythonProject(names);
-  const created = python ? await ensureVenv(files, deps) : undefined;
+  const made = isPythonProject(names) ? await ensureVenv(files, deps) : undefined;
+  // No `python3` on the worker (exit 127): a repository that only looks like a Python one (a
+  // Node project with a `requirements.txt`) still runs; it gets no venv, and the run says so.
+  const noPython = made?.exit_code === 127;
+  const python = isPythonProject(names) && !noPython;
+  const created = noPython ? undefined : made;
   const ok = created === undefined || created.exit_code === 0;
   const actual = {
     ...(packages.nodeVersion ? { node: packages.nodeVersion } : {}),
@@ -89,6 +97,9 @@ export async function repoEnvironment(
     env: python ? venvEnv(files.root, deps.baseEnv.PATH) : {},
     unset: python ? PYTHON_UNSET : [],
     ...(created ? { created } : {}),
-    warnings: ok ? versionWarnings(requestedVersions(texts), actual) : [],
+    warnings: [
+      ...(noPython ? [NO_PYTHON_WARNING] : []),
+      ...(ok ? versionWarnings(requestedVersions(texts), actual) : []),
+    ],
   };
 }

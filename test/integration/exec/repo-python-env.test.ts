@@ -24,6 +24,7 @@ import { DEFAULT_REPO_CONFIG, type RepoConfig } from '../../../src/config/repo-c
 import { basicSandboxPolicy } from '../../../src/exec/sandbox-policy.js';
 import { runValidation, type ValidationRun } from '../../../src/exec/run-validation.js';
 import { VENV_DIR } from '../../../src/exec/toolchains/python-project.js';
+import { NO_PYTHON_WARNING } from '../../../src/exec/toolchains/repo-environment.js';
 import { underLoad } from '../../helpers/deadlines.js';
 
 jest.setTimeout(underLoad(240_000));
@@ -242,6 +243,29 @@ describe('a Python repository runs on its own code, not the worker interpreterâ€
     await writeFile(join(dir, '.python-version'), `${python}\n`);
     await writeFile(join(dir, '.nvmrc'), `${process.versions.node}\n`);
     expect((await validate(dir, { validate: [probe] }, process.env)).warnings).toEqual([]);
+  });
+
+  it('a worker without python3 runs a repository that looks like a Python one without a venv, and says so', async () => {
+    const dir = await worktree();
+    await writeFile(join(dir, 'package.json'), '{}');
+    await writeFile(join(dir, 'requirements.txt'), 'mkdocs\n');
+    // A PATH with what the sandbox and the command need, and no python3.
+    const bin = await mkdtemp(join(homedir(), '.autofix-test-no-python-'));
+    worktrees.push(bin);
+    await chmod(bin, 0o755);
+    for (const tool of ['sh', 'prlimit', 'bwrap', 'setpriv', 'id', 'grep', 'env', 'node'])
+      await symlink((await run('sh', ['-c', `command -v ${tool}`])).stdout.trim(), join(bin, tool));
+    const result = await validate(
+      dir,
+      { validate: ['node -e "console.log(1)"'] },
+      {
+        ...process.env,
+        PATH: bin,
+      },
+    );
+    expect(result.passed).toBe(true);
+    expect(result.results.map((r) => r.command)).toEqual(['node -e "console.log(1)"']);
+    expect(result.warnings).toEqual([NO_PYTHON_WARNING]);
   });
 
   it('global npm packages other than npm and corepack are not importable', async () => {
