@@ -18,11 +18,12 @@ import { buildCommandEnv, passthroughValues } from './command-env.js';
 import type { EgressReport } from './egress/egress-proxy.js';
 import { assertOwnDirectory, handOver, keepHandedOver, takeBack } from './hand-over.js';
 import { ensureSandbox, type SandboxRunner } from './sandbox.js';
-import { sandboxFilesystem } from './sandbox-filesystem.js';
+import { sandboxFilesystem, type SandboxFilesystem } from './sandbox-filesystem.js';
 import { unsandboxedWarning, type SandboxPolicy } from './sandbox-policy.js';
 import { openSetupNetwork, type SetupNetwork } from './setup-network.js';
 import { formatCommand } from './split-command.js';
 import { superviseProcess } from './supervise-process.js';
+import { packageMounts, workerPackages } from './toolchains/worker-packages.js';
 
 export interface RunCommandOptions {
   /** Root of the job's checkout: the command's cwd must be inside it; writable in the sandbox. */
@@ -107,6 +108,26 @@ interface Prepared {
   release(): Promise<void>;
 }
 
+/** What of the host the command sees: the worker's own packages are hidden too. */
+async function sandboxView(
+  policy: SandboxPolicy,
+  options: RunCommandOptions,
+  baseEnv: NodeJS.ProcessEnv,
+): Promise<{ fs: SandboxFilesystem; packages: { hidden: string[]; readOnly: string[] } }> {
+  const fs = sandboxFilesystem({
+    hidden: [...policy.hidden, ...(options.hiddenPaths ?? [])],
+    path: baseEnv.PATH,
+    execPath: process.execPath,
+  });
+  // The worker's own site-packages and global node_modules: never importable by the repository.
+  const packages = packageMounts({
+    packages: await workerPackages(baseEnv),
+    hidden: fs.hidden,
+    readOnly: fs.readOnly,
+  });
+  return { fs, packages };
+}
+
 /** The sandboxed command line: mounts, identity, and for setup the proxy and its bridge. */
 async function prepareSandboxed(
   argv: readonly string[],
@@ -116,11 +137,7 @@ async function prepareSandboxed(
 ): Promise<Prepared> {
   const policy = options.sandbox;
   const baseEnv = options.baseEnv ?? process.env;
-  const fs = sandboxFilesystem({
-    hidden: [...policy.hidden, ...(options.hiddenPaths ?? [])],
-    path: baseEnv.PATH,
-    execPath: process.execPath,
-  });
+  const { fs, packages } = await sandboxView(policy, options, baseEnv);
   const writable = options.home ? [root, options.home] : [root];
   const caches = (options.binds ?? []).map((b) => b.src);
   // Writable in the sandbox (and, as root, handed over): never a shared directory like /tmp.
@@ -157,8 +174,8 @@ async function prepareSandboxed(
       policy.bwrapPath ?? 'bwrap',
       {
         writable,
-        hidden: fs.hidden,
-        readOnly: [...fs.readOnly, ...(options.readOnlyPaths ?? [])],
+        hidden: [...fs.hidden, ...packages.hidden],
+        readOnly: [...fs.readOnly, ...packages.readOnly, ...(options.readOnlyPaths ?? [])],
         binds: [
           ...(options.binds ?? []),
           ...fs.masked.map((path) => ({ src: '/dev/null', dest: path, readOnly: true })),

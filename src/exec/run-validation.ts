@@ -11,6 +11,8 @@ import { runCommand, type ExecResult, type RunCommandOptions } from './run-comma
 import { unsandboxedWarning, type SandboxPolicy } from './sandbox-policy.js';
 import type { SetupCacheOutcome } from './setup-cache/setup-cache.js';
 import { splitCommand } from './split-command.js';
+import { missingToolNote } from './toolchains/python-project.js';
+import { repoEnvironment, type RepoEnvironment } from './toolchains/repo-environment.js';
 
 export type ValidationPhase = 'setup' | 'validate';
 
@@ -74,14 +76,12 @@ type ValidationConfig = Pick<
   'setup' | 'validate' | 'env_passthrough' | 'command_timeout_seconds' | 'network_allow'
 >;
 
-export async function runValidation(
+/** Every command line split before anything runs: a config mistake fails fast. */
+function planOf(
   config: ValidationConfig,
-  worktree: string,
-  options: ValidationOptions,
-): Promise<ValidationRun> {
-  const { skipSetup, onResult, onStart, tolerate, setupCache, validateCache, ...commandOptions } =
-    options;
-  const plan: { phase: ValidationPhase; line: string; argv: string[] }[] = [
+  skipSetup: boolean,
+): { phase: ValidationPhase; line: string; argv: string[] }[] {
+  return [
     ...(skipSetup ? [] : config.setup).map((line) => ({
       phase: 'setup' as const,
       line,
@@ -93,19 +93,32 @@ export async function runValidation(
       argv: splitCommand(line),
     })),
   ];
+}
 
+export async function runValidation(
+  config: ValidationConfig,
+  worktree: string,
+  options: ValidationOptions,
+): Promise<ValidationRun> {
+  const { skipSetup, onResult, onStart, tolerate, setupCache, validateCache, ...commandOptions } =
+    options;
+  const plan = planOf(config, skipSetup === true);
+
+  const env =
+    plan.length > 0 ? await environmentFor(config, worktree, commandOptions, onStart) : undefined;
   const base: Omit<RunCommandOptions, 'label'> = {
     worktree,
     timeoutMs: config.command_timeout_seconds * 1000,
-    envPassthrough: config.env_passthrough,
+    envPassthrough: config.env_passthrough.filter((n) => !env?.unset.includes(n)),
     ...commandOptions,
   };
   const results: ExecResult[] = [];
   const tolerated: ValidationRun['tolerated'] = [];
   // Every PR of an unsandboxed worker says so, commands or not.
-  const warnings = new Set<string>(
-    options.sandbox.mode === 'none' ? [unsandboxedWarning(options.sandbox.disabledBy)] : [],
-  );
+  const warnings = new Set<string>([
+    ...(options.sandbox.mode === 'none' ? [unsandboxedWarning(options.sandbox.disabledBy)] : []),
+    ...(env?.warnings ?? []),
+  ]);
   const blocked = new Map<string, EgressReport['blocked'][number]>();
   let validateView: ValidateCache | undefined;
   const done = (extra: Partial<ValidationRun> & { passed: boolean }): ValidationRun => {
@@ -118,24 +131,36 @@ export async function runValidation(
       ...extra,
     };
   };
+  const created = env?.created;
+  if (created) onResult?.(created, 'setup');
+  if (created && (!skipSetup || created.exit_code !== 0)) {
+    // The venv is part of setup; a run without setup lists it only when it failed.
+    results.push(created);
+    if (created.exit_code !== 0 || created.timed_out)
+      return done({ passed: false, failed: { phase: 'setup', result: created } });
+  }
   for (const step of plan) {
     if (options.signal?.aborted) break;
     const setup = step.phase === 'setup';
     onStart?.(step.line, step.phase);
-    const result = await runCommand(step.argv, {
-      ...base,
-      label: step.line,
-      ...(setup ? { egress: { allow: config.network_allow } } : {}),
-      ...(setup && setupCache ? { binds: setupCache.binds, env: setupCache.env } : {}),
-      ...(!setup && validateCache ? (validateView ??= validateCache()) : {}),
-    });
+    const view = setup
+      ? setupCache
+      : validateCache
+        ? (validateView ??= validateCache())
+        : undefined;
+    const result = withNote(
+      await runCommand(step.argv, {
+        ...base,
+        label: step.line,
+        ...(setup ? { egress: { allow: config.network_allow } } : {}),
+        ...(view ? { binds: view.binds } : {}),
+        env: { ...env?.env, ...view?.env },
+      }),
+      env?.python === true ? step.argv : undefined,
+    );
     results.push(result);
     if (result.warning) warnings.add(result.warning);
-    for (const b of result.egress?.blocked ?? []) {
-      const key = `${b.host}:${b.port}`;
-      const seen = blocked.get(key);
-      blocked.set(key, seen ? { ...seen, count: seen.count + b.count } : b);
-    }
+    addBlocked(blocked, result);
     onResult?.(result, step.phase);
     if (result.exit_code !== 0 || result.timed_out) {
       const note = setup ? undefined : tolerate?.(result);
@@ -147,6 +172,47 @@ export async function runValidation(
     }
   }
   return done({ passed: options.signal?.aborted !== true });
+}
+
+/** The repository's environment (its venv, made as a `setup` command when missing). */
+function environmentFor(
+  config: ValidationConfig,
+  worktree: string,
+  commandOptions: Omit<RunCommandOptions, 'worktree' | 'timeoutMs'>,
+  onStart: ValidationOptions['onStart'],
+): Promise<RepoEnvironment> {
+  return repoEnvironment(worktree, {
+    baseEnv: commandOptions.baseEnv ?? process.env,
+    run: (argv, label, env) => {
+      onStart?.(label, 'setup');
+      return runCommand(argv, {
+        ...commandOptions,
+        worktree,
+        label,
+        timeoutMs: config.command_timeout_seconds * 1000,
+        envPassthrough: config.env_passthrough,
+        env,
+      });
+    },
+  });
+}
+
+function addBlocked(
+  blocked: Map<string, EgressReport['blocked'][number]>,
+  result: ExecResult,
+): void {
+  for (const b of result.egress?.blocked ?? []) {
+    const key = `${b.host}:${b.port}`;
+    const seen = blocked.get(key);
+    blocked.set(key, seen ? { ...seen, count: seen.count + b.count } : b);
+  }
+}
+
+/** A failed command in a Python repository whose tool is not in its venv says what to do. */
+function withNote(result: ExecResult, argv: readonly string[] | undefined): ExecResult {
+  const note = argv ? missingToolNote(argv, result) : undefined;
+  if (!note) return result;
+  return { ...result, stderr: `${result.stderr}${result.stderr ? '\n' : ''}[autofix: ${note}]` };
 }
 
 /** One line for the status comment, the PR and the CLI report: which hosts setup was refused. */
