@@ -22,7 +22,7 @@ export interface StageTimes {
   /** Milliseconds of every setup command, and how many ran (installs and restores alike). */
   setupMs: number;
   setupRuns: number;
-  /** Setup runs answered from the setup cache (a restore, not an install). */
+  /** Setup runs answered from the setup cache or the worktree's own earlier setup (no install). */
   setupRestores: number;
   validateMs: number;
   /** From the first event to the last. */
@@ -71,8 +71,9 @@ export function stageTimes(events: readonly StageEvent[]): StageTimes {
     stages: topStageTimes(events),
     setupMs: setup.ms,
     setupRuns: setup.runs.length,
-    setupRestores: setup.runs.filter((e) => /\bfrom (the )?(setup )?cache\b/i.test(e.message))
-      .length,
+    setupRestores: setup.runs.filter((e) =>
+      /\bfrom (the )?(setup )?cache\b|\balready done in this worktree\b/i.test(e.message),
+    ).length,
     validateMs: validate.ms,
     totalMs: (events.at(-1)?.at_ms ?? first) - first,
   };

@@ -37,6 +37,7 @@ export {
   type RequestedVersion,
 } from './toolchains/index.js';
 export {
+  linkModeFor,
   openSetupCache,
   type SetupCache,
   type SetupCacheOutcome,

@@ -46,6 +46,8 @@ export interface SetupCacheOutcome {
 }
 
 export interface SetupCache {
+  /** The key this worktree's setup has (the one a restore looks up). */
+  key(): Promise<string>;
   /** Restores the entry of this worktree's key: a hit, or the miss and why. */
   restore(): Promise<SetupCacheOutcome>;
   /** After a setup that passed: captures what it produced. */
@@ -118,6 +120,7 @@ export function openSetupCache(o: SetupCacheOptions): SetupCache {
     ...extra,
   });
   return {
+    key: async () => (await keysOnce()).lookup,
     restore: async () => {
       const started = performance.now();
       const { lookup } = await keysOnce();

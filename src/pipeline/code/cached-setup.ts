@@ -4,10 +4,15 @@
  * what it produced (the reproduce stage's setup fills it, the code stage and verify restore it:
  * a run installs at most once). A setup that fails drops its key's entry. The outcome is a
  * line of the run's progress and log ("setup restored from cache (key …, N files, X ms)").
+ * A worktree whose setup already passed for the same key (`autofix run`: every stage in one
+ * worktree) is not set up again: the job's folder keeps the key of its last passed setup.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DEFAULT_SETUP_CACHE_MB } from '../../config/env.js';
 import type { RepoConfig } from '../../config/repo-config.js';
 import {
+  linkModeFor,
   openSetupCache,
   unsandboxedWarning,
   type ExecResult,
@@ -30,8 +35,20 @@ export function restoredLine(hit: SetupCacheOutcome): string {
   return `setup restored from cache (key ${hit.key.slice(0, 12)}, ${hit.files} files, ${hit.ms} ms)`;
 }
 
-function restoredRun(hit: SetupCacheOutcome, sandbox: SandboxPolicy, hooks: CommandHooks) {
-  const line = restoredLine(hit);
+/** The line of a worktree set up already (an earlier stage of the same run, the same key). */
+export function alreadySetUpLine(key: string): string {
+  return `setup already done in this worktree (key ${key.slice(0, 12)}): not run again`;
+}
+
+/** The job folder's record of the key its worktree was last set up for. */
+const doneMarker = (ws: Workspace): string => join(ws.jobDir, 'setup-done-key');
+
+function restoredRun(
+  hit: SetupCacheOutcome,
+  sandbox: SandboxPolicy,
+  hooks: CommandHooks,
+  line = restoredLine(hit),
+): ValidationRun {
   hooks.onStart?.(line, 'setup');
   const result: ExecResult = {
     command: line,
@@ -75,12 +92,27 @@ export async function cachedSetup(
     maxBytes: maxMb * 1024 * 1024,
     ...(io.options.baseEnv ? { baseEnv: io.options.baseEnv } : {}),
   });
+  const key = await cache.key().catch(() => undefined);
+  const markDone = (): Promise<void> =>
+    key ? writeFile(doneMarker(ws), key).catch(() => undefined) : Promise.resolve();
+  if (key && (await readFile(doneMarker(ws), 'utf8').catch(() => '')) === key) {
+    const same: SetupCacheOutcome = {
+      status: 'hit',
+      key,
+      files: 0,
+      bytes: 0,
+      ms: 0,
+      mode: linkModeFor(io.sandbox),
+    };
+    return restoredRun(same, io.sandbox, hooks, alreadySetUpLine(key));
+  }
   const found = await cache.restore().catch((err: unknown) => {
     log?.warn({ err: String(err) }, 'setup cache unreadable; running setup');
     return undefined;
   });
   if (found?.status === 'hit') {
     log?.info({ setupCache: found }, restoredLine(found));
+    await markDone();
     return restoredRun(found, io.sandbox, hooks);
   }
   const run = await io.runSetup();
@@ -90,6 +122,7 @@ export async function cachedSetup(
     if (run.failed) await cache.drop().catch(() => undefined);
     return found ? { ...run, setupCache: found } : run;
   }
+  await markDone();
   const stored = await cache.store().catch((err: unknown): SetupCacheOutcome | undefined => {
     log?.warn({ err: String(err) }, 'setup result not cached');
     return undefined;

@@ -5,6 +5,7 @@
  * second, the key follows the lockfile, a poisoned entry never outlives its key.
  */
 import { jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from '../../../src/config/repo-config.js';
@@ -100,6 +101,44 @@ describe('setup cache', () => {
       skipSetup: true,
     });
     expect(run.results.map((r) => [r.exit_code, r.stdout.trim()])).toEqual([[0, 'dep-bin']]);
+  });
+
+  it('sets up a worktree once: a later stage in the same job runs nothing and restores nothing', async () => {
+    const ws = await job();
+    const first = await setupIn(ws);
+    expect(first?.results.map((r) => r.command)).toEqual(['sh setup.sh']);
+    const marker = join(ws.worktree, 'node_modules/dep/index.js');
+    const inode = statSync(marker).ino;
+    const again = await setupIn(ws);
+    expect(again?.passed).toBe(true);
+    expect(again?.results.map((r) => r.command)).toEqual([
+      expect.stringMatching(/^setup already done in this worktree \(key \w{12}\)/),
+    ]);
+    // Nothing was restored over it: the same file, not a new link.
+    expect(statSync(marker).ino).toBe(inode);
+    // Another lockfile in the same job (a change to it): set up again.
+    writeFileSync(join(ws.worktree, 'package-lock.json'), 'v3');
+    execFileSync(
+      'git',
+      [
+        '--git-dir',
+        ws.gitDir,
+        '--work-tree',
+        ws.worktree,
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@example.com',
+        'commit',
+        '--quiet',
+        '--no-verify',
+        '-am',
+        'bump',
+      ],
+      { cwd: ws.worktree },
+    );
+    const changed = await setupIn(ws);
+    expect(changed?.results.map((r) => r.command)).toEqual(['sh setup.sh']);
   });
 
   it('misses when the lockfile changes, and keeps both keys', async () => {
