@@ -66,16 +66,86 @@ const DEPENDENCY_DIRS = new Set([
   '.pnpm-store',
 ]);
 
-/** A path setup produced that is a dependency directory (or inside one). */
+/**
+ * Lockfiles an install writes when the repository commits none (`npm install` without
+ * `package-lock.json`): made from the manifests and the registry, not from the sources.
+ */
+const GENERATED_LOCKS = new Set([
+  'package-lock.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'poetry.lock',
+  'pdm.lock',
+  'uv.lock',
+  'Pipfile.lock',
+  'Gemfile.lock',
+  'composer.lock',
+  'Cargo.lock',
+  'go.sum',
+]);
+
+/** A path setup produced that is a dependency directory (or inside one), or a lockfile it wrote. */
 export function isDependencyPath(path: string): boolean {
-  return path
-    .split('/')
-    .filter(Boolean)
-    .some((segment) => DEPENDENCY_DIRS.has(segment));
+  const segments = path.split('/').filter(Boolean);
+  return (
+    segments.some((segment) => DEPENDENCY_DIRS.has(segment)) ||
+    GENERATED_LOCKS.has(segments.at(-1) ?? '')
+  );
 }
 
+/**
+ * What of a `package.json` decides an install: its dependencies, overrides, workspaces, package
+ * manager and engines, and the install-time scripts — not its version, description or test
+ * scripts, which change with every release. Undefined when it does not parse (then the whole
+ * file keys the entry).
+ */
+export function packageJsonInstallPart(text: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const pkg = json as Record<string, unknown>;
+  const scripts = (typeof pkg.scripts === 'object' && pkg.scripts) || {};
+  const pick = (o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> =>
+    Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
+  return JSON.stringify({
+    ...pick(pkg, INSTALL_FIELDS),
+    scripts: pick(scripts as Record<string, unknown>, INSTALL_SCRIPTS),
+  });
+}
+
+const INSTALL_FIELDS = [
+  'name',
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'peerDependenciesMeta',
+  'bundleDependencies',
+  'bundledDependencies',
+  'overrides',
+  'resolutions',
+  'pnpm',
+  'workspaces',
+  'packageManager',
+  'engines',
+  'os',
+  'cpu',
+  'bin',
+  'type',
+] as const;
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish'] as const;
+
 export interface KeyInputs {
-  /** `[path, git blob id]` of every lockfile or manifest in the commit. */
+  /**
+   * `[path, what of it decides the install]` of every lockfile or manifest in the commit: the
+   * git blob id, or for a `package.json` its install part (`packageJsonInstallPart`).
+   */
   lockfiles: readonly (readonly [string, string])[];
   setup: readonly string[];
   /** Fingerprints of the toolchains setup can run (`node v20.19.0`, a binary's identity…). */

@@ -1,13 +1,14 @@
 /**
- * The inputs of a setup-cache key, read from git and the machine: the lockfiles' blob ids and
- * the tree (git, never the files themselves), the toolchains on the PATH setup gets, the
+ * The inputs of a setup-cache key, read from git and the machine: the lockfiles' blob ids (a
+ * `package.json`'s install part, read at the commit through `repo-files/`) and the tree, the toolchains on the PATH setup gets, the
  * platform. Toolchain versions are asked once per binary identity (path, size, mtime).
  */
 import { execFile } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { worktreeGit, type WorktreeRef } from '../../git/worktree-git.js';
-import { isLockfile } from './cache-key.js';
+import { readCommitFiles } from '../../repo-files/read-commit-files.js';
+import { isLockfile, packageJsonInstallPart } from './cache-key.js';
 
 /** Programs setup commands commonly run; each one's identity enters the key. */
 const TOOLS = [
@@ -105,5 +106,24 @@ export async function commitInputs(
     const path = line.slice(tab + 1);
     if (type === 'blob' && oid && isLockfile(path)) lockfiles.push([path, oid]);
   }
-  return { lockfiles, tree: tree.stdout.trim() };
+  return { lockfiles: await withInstallParts(ref, lockfiles), tree: tree.stdout.trim() };
+}
+
+/** `package.json` files keyed by what of them decides the install, not by their whole text. */
+async function withInstallParts(
+  ref: WorktreeRef,
+  lockfiles: [string, string][],
+): Promise<[string, string][]> {
+  const manifests = lockfiles.filter(([path]) => /(^|\/)package\.json$/.test(path));
+  if (manifests.length === 0) return lockfiles;
+  const read = await readCommitFiles(
+    { cwd: ref.worktree, gitDir: ref.gitDir, commit: 'HEAD' },
+    manifests.map(([path]) => path),
+    { maxBytes: 1024 * 1024 },
+  );
+  return lockfiles.map(([path, oid]) => {
+    const got = read.get(path);
+    const part = got?.ok ? packageJsonInstallPart(got.text) : undefined;
+    return [path, part === undefined ? oid : `install ${part}`];
+  });
 }

@@ -93,8 +93,10 @@ export async function cachedSetup(
     ...(io.options.baseEnv ? { baseEnv: io.options.baseEnv } : {}),
   });
   const key = await cache.key().catch(() => undefined);
-  const markDone = (): Promise<void> =>
-    key ? writeFile(doneMarker(ws), key).catch(() => undefined) : Promise.resolve();
+  // The key the next setup in this job will look up: the stored entry's (a build is keyed by
+  // the tree too), else the one asked now.
+  const markDone = (done = key): Promise<void> =>
+    done ? writeFile(doneMarker(ws), done).catch(() => undefined) : Promise.resolve();
   if (key && (await readFile(doneMarker(ws), 'utf8').catch(() => '')) === key) {
     const same: SetupCacheOutcome = {
       status: 'hit',
@@ -122,11 +124,11 @@ export async function cachedSetup(
     if (run.failed) await cache.drop().catch(() => undefined);
     return found ? { ...run, setupCache: found } : run;
   }
-  await markDone();
   const stored = await cache.store().catch((err: unknown): SetupCacheOutcome | undefined => {
     log?.warn({ err: String(err) }, 'setup result not cached');
     return undefined;
   });
+  await markDone(stored?.status === 'stored' ? stored.key : key);
   if (stored)
     log?.info({ setupCache: stored, miss: found?.reason }, `setup cache ${stored.status}`);
   return stored ? { ...run, setupCache: stored } : run;

@@ -229,8 +229,12 @@ describe('setup cache', () => {
     repo.commit('build', { '.gitignore': 'node_modules/\ndist/\n', 'src.txt': 'one\n' });
     repo.git('push', '--quiet', 'origin', 'main');
     const cfg = config({ setup: ['sh setup.sh', 'sh -c "mkdir -p dist && cp src.txt dist/out"'] });
-    const cold = await setupIn(await job(), cfg);
+    const builder = await job();
+    const cold = await setupIn(builder, cfg);
     expect(cold?.setupCache?.status).toBe('stored');
+    // Its entry is keyed by the tree too, and the same job still sets up once (an `npm install`
+    // again would meet the cache's read-only files).
+    expect((await setupIn(builder, cfg))?.results[0]?.command).toMatch(/already done/);
     expect((await setupIn(await job(), cfg))?.setupCache).toMatchObject({
       status: 'hit',
       key: cold?.setupCache?.key,
@@ -242,6 +246,52 @@ describe('setup cache', () => {
     const rebuilt = await setupIn(next, cfg);
     expect(rebuilt?.setupCache?.status).toBe('stored');
     expect(readFileSync(join(next.worktree, 'dist/out'), 'utf8')).toBe('two\n');
+  });
+
+  it("a release that changes only package.json's version hits; a lockfile the install wrote is a dependency", async () => {
+    repo.commit('manifest', {
+      'package.json': JSON.stringify({
+        name: 'demo',
+        version: '1.0.0',
+        devDependencies: { dep: '1' },
+      }),
+    });
+    repo.git('rm', '--quiet', 'package-lock.json');
+    repo.commit('no lockfile', {});
+    repo.git('push', '--quiet', 'origin', 'main');
+    // `npm install` without a committed lockfile: node_modules and a package-lock.json.
+    const cfg = config({
+      setup: [
+        'sh -c "mkdir -p node_modules/dep && cp package.json node_modules/dep/ && echo lock > package-lock.json"',
+      ],
+    });
+    const first = await job();
+    const cold = await setupIn(first, cfg);
+    expect(cold?.setupCache).toMatchObject({ status: 'stored' });
+    // The same job sets up once, though what it stored is keyed as it was asked.
+    expect((await setupIn(first, cfg))?.results[0]?.command).toMatch(/already done/);
+    repo.commit('release', {
+      'package.json': JSON.stringify({
+        name: 'demo',
+        version: '1.0.1',
+        devDependencies: { dep: '1' },
+      }),
+      'src.txt': 'changed\n',
+    });
+    repo.git('push', '--quiet', 'origin', 'main');
+    expect((await setupIn(await job(), cfg))?.setupCache).toMatchObject({
+      status: 'hit',
+      key: cold?.setupCache?.key,
+    });
+    repo.commit('new dependency', {
+      'package.json': JSON.stringify({
+        name: 'demo',
+        version: '1.0.1',
+        devDependencies: { dep: '2' },
+      }),
+    });
+    repo.git('push', '--quiet', 'origin', 'main');
+    expect((await setupIn(await job(), cfg))?.setupCache?.status).toBe('stored');
   });
 
   it('setup that changes tracked files is not cached', async () => {

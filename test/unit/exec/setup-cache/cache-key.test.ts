@@ -2,6 +2,7 @@ import {
   dependencyKey,
   isDependencyPath,
   isLockfile,
+  packageJsonInstallPart,
   sourceKey,
   type KeyInputs,
 } from '../../../../src/exec/setup-cache/cache-key.js';
@@ -75,6 +76,10 @@ describe('the setup-cache key', () => {
     expect(isDependencyPath('dist')).toBe(false);
     expect(isDependencyPath('src/generated.js')).toBe(false);
     expect(isDependencyPath('node_modules_backup')).toBe(false);
+    // A lockfile the install wrote (the repository commits none) comes from the manifests.
+    expect(isDependencyPath('package-lock.json')).toBe(true);
+    expect(isDependencyPath('packages/a/yarn.lock')).toBe(true);
+    expect(isDependencyPath('package.json')).toBe(false);
   });
 });
 
@@ -126,5 +131,42 @@ describe('relocation', () => {
     expect(embeddedPath(Buffer.from(`#!${from}/x\n`), from)).toBe('text');
     expect(embeddedPath(Buffer.from(`\0\u0001${from}/x`), from)).toBe('binary');
     expect(embeddedPath(Buffer.from('#!/usr/bin/env node\n'), from)).toBe('none');
+  });
+});
+
+describe("a package.json's install part", () => {
+  const pkg = (extra: Record<string, unknown>): string =>
+    JSON.stringify({
+      name: 'dayjs',
+      version: '1.11.7',
+      description: 'd',
+      scripts: { test: 'jest', postinstall: 'node x.js' },
+      devDependencies: { jest: '^24.0.0' },
+      ...extra,
+    });
+
+  it('ignores what changes with every release: version, description, test scripts', () => {
+    expect(packageJsonInstallPart(pkg({ version: '1.11.8', description: 'e' }))).toBe(
+      packageJsonInstallPart(pkg({})),
+    );
+    expect(
+      packageJsonInstallPart(pkg({ scripts: { test: 'vitest', postinstall: 'node x.js' } })),
+    ).toBe(packageJsonInstallPart(pkg({})));
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['a dependency', { devDependencies: { jest: '^25.0.0' } }],
+    ['an install script', { scripts: { test: 'jest', postinstall: 'node y.js' } }],
+    ['overrides', { overrides: { a: '1' } }],
+    ['workspaces', { workspaces: ['packages/*'] }],
+    ['the package manager', { packageManager: 'pnpm@9.0.0' }],
+    ['engines', { engines: { node: '>=18' } }],
+  ])('changes with %s', (_, extra) => {
+    expect(packageJsonInstallPart(pkg(extra))).not.toBe(packageJsonInstallPart(pkg({})));
+  });
+
+  it('is undefined for a file that is not a JSON object (the whole file keys it then)', () => {
+    expect(packageJsonInstallPart('{ not json')).toBeUndefined();
+    expect(packageJsonInstallPart('[1]')).toBeUndefined();
   });
 });
