@@ -78,8 +78,12 @@ async function runOne(
   const runDir = join(WORKDIR, 'runs', `${task.id}.${round}`);
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
-  prepareRepo(task, STRATEGY === 'tools' ? 'tools' : 'one-shot', MIRRORS, join(runDir, 'repo'));
-  const run = await runPipeline(task, join(runDir, 'repo'), runDir, options);
+  // One checkout path for every run: `autofix run` knows a repository by its path, as a user's
+  // checkout is, so a later task meets the repository it has seen.
+  const repoDir = join(WORKDIR, 'checkout', task.repo.replace('/', '+'));
+  rmSync(repoDir, { recursive: true, force: true });
+  prepareRepo(task, STRATEGY === 'tools' ? 'tools' : 'one-shot', MIRRORS, repoDir);
+  const run = await runPipeline(task, repoDir, runDir, options);
   let events: StageEvent[] = [];
   try {
     const summary = JSON.parse(readFileSync(join(run.artifacts, 'summary.json'), 'utf8')) as {

@@ -54,7 +54,8 @@ function nested(events: readonly StageEvent[], stage: string): { ms: number; run
   for (const e of events) {
     if (e.stage !== stage) continue;
     if (e.status === 'start') open ??= e.at_ms;
-    else if (open !== undefined) {
+    // `info` ("still running … (15 s)") is news of an open span, not its end.
+    else if (open !== undefined && e.status !== 'info') {
       ms += e.at_ms - open;
       runs.push(e);
       open = undefined;

@@ -17,6 +17,7 @@ const RUN: StageEvent[] = [
   ev(537, 'plan', 'done'),
   ev(537, 'reproduce', 'start'),
   ev(548, 'setup', 'start', '`npm install`'),
+  ev(5548, 'setup', 'info', 'still running `npm install` (5 s)'),
   ev(10991, 'setup', 'done', '`npm install` passed in 10.3 s'),
   ev(13437, 'reproduce', 'skipped', 'no reproduction'),
   ev(13437, 'code', 'start'),
