@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 
 /** Bump when what an entry holds or how it is restored changes. */
-export const SETUP_CACHE_VERSION = 1;
+export const SETUP_CACHE_VERSION = 2;
 
 /** Files whose content decides what `setup` installs, by base name, at any depth. */
 const LOCK_NAMES = new Set([

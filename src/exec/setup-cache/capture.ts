@@ -57,6 +57,8 @@ export interface CaptureInput {
   /** The job's folder (worktree and HOME): the path a relocated file embeds. */
   jobDir: string;
   products: readonly string[];
+  /** Tracked files setup rewrote: copied, never linked (the job may edit them). */
+  trackedEdits: readonly string[];
   sourceDependent: boolean;
   mode: LinkMode;
 }
@@ -120,6 +122,8 @@ async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string
     links.push({ p, target });
     if (target.includes(input.jobDir)) relocate.push(p);
   }
+  const tracked = await copyTracked(input, join(tmp, 'tracked'));
+  if (typeof tracked === 'string') return tracked;
   const identities = await fileIdentities(files);
   const records: FileRecord[] = kept.map((p) => {
     const found = identities.get(p);
@@ -137,7 +141,25 @@ async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string
     jobDir: input.jobDir,
     mode: input.mode,
     sourceDependent: input.sourceDependent,
+    tracked,
   };
+}
+
+/** Copies of the tracked files setup rewrote; a reason when one embeds the job's path. */
+async function copyTracked(
+  input: CaptureInput,
+  dir: string,
+): Promise<Manifest['tracked'] | string> {
+  const out: Manifest['tracked'] = [];
+  for (const p of input.trackedEdits) {
+    const src = join(input.worktree, p);
+    if ((await needsRelocation(src, input.jobDir)) !== 'no')
+      return `a tracked file setup rewrote embeds the job's path (${p})`;
+    await mkdir(join(dir, p, '..'), { recursive: true });
+    await copyFile(src, join(dir, p));
+    out.push({ p, mode: (await lstat(src)).mode & 0o777 });
+  }
+  return out;
 }
 
 /** Captures the products as entry `key`; a reason instead when they cannot be cached. */

@@ -40,6 +40,8 @@ export interface Manifest {
   jobDir: string;
   mode: LinkMode;
   sourceDependent: boolean;
+  /** Tracked files setup rewrote: plain copies under `tracked/`, written back on restore. */
+  tracked: { p: string; mode: number }[];
 }
 
 export interface EntryMeta {
@@ -55,6 +57,8 @@ export function cacheRoot(workdir: string, repo: string): string {
 
 export const entryDir = (root: string, key: string): string => join(root, 'entries', key);
 export const entryFiles = (root: string, key: string): string => join(entryDir(root, key), 'files');
+export const entryTracked = (root: string, key: string): string =>
+  join(entryDir(root, key), 'tracked');
 export const kindFile = (root: string, depKey: string): string => join(root, 'kinds', depKey);
 export const leaseDir = (root: string, key: string): string => join(root, 'leases', key);
 

@@ -22,7 +22,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SETUP_CACHE_VERSION } from './cache-key.js';
-import { entryDir, entryFiles, type FileRecord, type Manifest } from './layout.js';
+import { entryDir, entryFiles, entryTracked, type FileRecord, type Manifest } from './layout.js';
 import { relocateText } from './relocate.js';
 import { eachLimit } from './walk.js';
 import { fileIdentities } from './identities.js';
@@ -146,6 +146,16 @@ async function place(root: string, m: Manifest, worktree: string, jobDir: string
   await makeLinks(m, worktree, jobDir);
 }
 
+/** The tracked files setup rewrote, as it left them: fresh content in the job's own files. */
+async function writeTracked(root: string, m: Manifest, worktree: string): Promise<void> {
+  for (const t of m.tracked) {
+    const dst = join(worktree, t.p);
+    await rm(dst, { force: true });
+    await copyFile(join(entryTracked(root, m.key), t.p), dst);
+    await chmod(dst, t.mode | 0o200);
+  }
+}
+
 async function removeProducts(m: Manifest, worktree: string): Promise<void> {
   for (const p of m.products) await rm(join(worktree, p), { recursive: true, force: true });
 }
@@ -173,6 +183,7 @@ export async function restoreEntry(
         await place(root, manifest, worktree, jobDir);
       });
     }
+    await writeTracked(root, manifest, worktree);
   } catch (err) {
     await removeProducts(manifest, worktree);
     return { restored: false, reason: `restore failed: ${(err as Error).message}` };

@@ -172,7 +172,9 @@ async function storeEntry(
     outcome('not-stored', key, started, { reason });
   if (found.trackedChanges.length > 0) {
     // A restore would bring back the products without those changes.
-    return refuse(`setup changed tracked files (${found.trackedChanges.slice(0, 3).join(', ')})`);
+    return refuse(
+      `setup deleted, renamed or added tracked files (${found.trackedChanges.slice(0, 3).join(', ')})`,
+    );
   }
   if (found.products.length === 0) return refuse('setup produced nothing in the worktree');
   if (await wroteHome(o.homeDir)) return refuse('setup wrote to HOME, which is not cached');
@@ -188,6 +190,7 @@ async function storeEntry(
       worktree: o.worktree,
       jobDir: o.jobDir,
       products: found.products,
+      trackedEdits: found.trackedEdits,
       sourceDependent: found.sourceDependent,
       mode,
     });

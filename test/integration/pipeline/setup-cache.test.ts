@@ -294,11 +294,28 @@ describe('setup cache', () => {
     expect((await setupIn(await job(), cfg))?.setupCache?.status).toBe('stored');
   });
 
-  it('setup that changes tracked files is not cached', async () => {
-    const cfg = config({ setup: ['sh setup.sh', 'sh -c "echo changed > package-lock.json"'] });
-    const run = await setupIn(await job(), cfg);
+  it('a tracked lockfile setup rewrote comes back with a hit; a deleted tracked file is not cached', async () => {
+    // `npm install` with a committed lockfile rewrites it.
+    const cfg = config({ setup: ['sh setup.sh', 'sh -c "echo rewritten > package-lock.json"'] });
+    const cold = await setupIn(await job(), cfg);
+    expect(cold?.setupCache).toMatchObject({ status: 'stored' });
+    const second = await job();
+    expect((await setupIn(second, cfg))?.setupCache).toMatchObject({
+      status: 'hit',
+      key: cold?.setupCache?.key,
+    });
+    const lock = join(second.worktree, 'package-lock.json');
+    expect(readFileSync(lock, 'utf8')).toBe('rewritten\n');
+    // The job's own file, not a cached inode: writable, not shared.
+    expect(statSync(lock).nlink).toBe(1);
+    expect(statSync(lock).uid).not.toBe(65533);
+
+    const gone = config({ setup: ['sh setup.sh', 'rm check.sh'] });
+    const run = await setupIn(await job(), gone);
     expect(run?.setupCache).toMatchObject({ status: 'not-stored' });
-    expect(run?.setupCache?.reason).toContain('setup changed tracked files (package-lock.json)');
+    expect(run?.setupCache?.reason).toContain(
+      'setup deleted, renamed or added tracked files (check.sh)',
+    );
   });
 
   it('without a sandbox (the operator chose none) it restores copies', async () => {

@@ -92,6 +92,7 @@ describe('what setup produced', () => {
     ).toEqual({
       products: ['.venv', 'node_modules', 'packages/a/node_modules'],
       sourceDependent: false,
+      trackedEdits: [],
       trackedChanges: [],
     });
   });
@@ -100,14 +101,25 @@ describe('what setup produced', () => {
     expect(setupProducts(z('!! node_modules/', '!! dist/')).sourceDependent).toBe(true);
   });
 
-  it('lists tracked files setup changed, a rename’s source skipped', () => {
-    const found = setupProducts(z(' M package-lock.json', 'R  new.js', 'old.js', '?? x'));
-    expect(found.trackedChanges).toEqual(['package-lock.json', 'new.js']);
-    expect(found.products).toEqual(['x']);
+  it('tells tracked files setup rewrote from those it renamed or deleted, a rename’s source skipped', () => {
+    const found = setupProducts(
+      z(' M package-lock.json', 'R  new.js', 'old.js', ' D gone.js', '?? node_modules/'),
+    );
+    expect(found.trackedEdits).toEqual(['package-lock.json']);
+    expect(found.trackedChanges).toEqual(['new.js', 'gone.js']);
+    expect(found.products).toEqual(['node_modules']);
+    // A rewritten lockfile comes from the manifests; a rewritten source file from the sources.
+    expect(found.sourceDependent).toBe(false);
+    expect(setupProducts(z(' M src/version.js')).sourceDependent).toBe(true);
   });
 
   it('nothing when setup left the worktree clean', () => {
-    expect(setupProducts('')).toEqual({ products: [], sourceDependent: false, trackedChanges: [] });
+    expect(setupProducts('')).toEqual({
+      products: [],
+      sourceDependent: false,
+      trackedEdits: [],
+      trackedChanges: [],
+    });
   });
 });
 
