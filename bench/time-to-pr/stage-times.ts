@@ -56,7 +56,9 @@ function nested(events: readonly StageEvent[], stage: string): { ms: number; run
     if (e.status === 'start') open ??= e.at_ms;
     // `info` ("still running … (15 s)") is news of an open span, not its end.
     else if (open !== undefined && e.status !== 'info') {
-      ms += e.at_ms - open;
+      // A restore is done before its line is shown: the line says how long it took.
+      const restored = /restored from cache \(key \w+, \d+ files, (\d+) ms\)/.exec(e.message);
+      ms += restored ? Number(restored[1]) : e.at_ms - open;
       runs.push(e);
       open = undefined;
     }
