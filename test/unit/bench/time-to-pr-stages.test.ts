@@ -22,7 +22,7 @@ const RUN: StageEvent[] = [
   ev(13437, 'reproduce', 'skipped', 'no reproduction'),
   ev(13437, 'code', 'start'),
   ev(13467, 'setup', 'start', '`npm install`'),
-  ev(14737, 'setup', 'done', 'setup restored from the setup cache (key ab12, 812 files, 90 ms)'),
+  ev(14737, 'setup', 'done', 'setup restored from cache (key ab12cd34ef56, 812 files, 90 ms)'),
   ev(14744, 'validate', 'start', 'baseline'),
   ev(16302, 'validate', 'done', 'baseline passed'),
   ev(16348, 'validate', 'start', 'validating 1 changed file(s)'),
