@@ -13,7 +13,6 @@
  * stage with the task's upstream fix, `resolve/replay-model.ts`). Last line:
  * `SUMMARY resolve tasks=N one_shot_resolved=… tools_resolved=… one_shot_cost_usd=… …`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +25,7 @@ import { git, installDeps, prepareRepo } from './resolve/prepare.js';
 import { replayAnswer } from './resolve/replay-model.js';
 import { perTask, summaryLine, table, taskLine, type TaskResult } from './resolve/report.js';
 import { runPipeline, type PipelineOptions, type PipelineResult } from './resolve/run-pipeline.js';
+import { sandboxMode } from './resolve/sandbox-mode.js';
 import { loadTasks, type ResolveTask } from './resolve/tasks.js';
 
 function flag(name: string): string | undefined {
@@ -53,16 +53,6 @@ function strategies(): CodeStrategy[] {
   return list as CodeStrategy[];
 }
 
-/** bwrap when it can start a sandbox here (as the pipeline would), else none, said aloud. */
-function sandboxMode(): 'bwrap' | 'none' {
-  const asked = flag('sandbox');
-  if (asked === 'bwrap' || asked === 'none') return asked;
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true']);
-  if (probe.status === 0) return 'bwrap';
-  log('bubblewrap does not start here: the runs use --sandbox none');
-  return 'none';
-}
-
 /** Fails early, with the URL, when nothing answers at the endpoint. */
 async function checkEndpoint(baseUrl: string): Promise<void> {
   try {
@@ -78,7 +68,7 @@ let current: ResolveTask | undefined;
 
 async function endpoint(): Promise<{ options: PipelineOptions; llm?: ScriptedLlmServer }> {
   const home = join(WORKDIR, 'autofix-home');
-  const sandbox = sandboxMode();
+  const sandbox = sandboxMode(flag('sandbox'), log);
   if (REPLAY) {
     const llm = await startScriptedLlmServer({ respond: (req) => replayAnswer(req, current) });
     return {

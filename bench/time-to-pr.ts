@@ -13,7 +13,6 @@
  * [--mirrors DIR] [--sandbox bwrap|none] [--strategy one-shot|tools] [--json FILE]. Last line:
  * `SUMMARY time-to-pr runs=N cold_s=… p50_s=… p90_s=… setup_p50_s=… installs_max=… …`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import { startScriptedLlmServer } from '../fakes/llm/index.js';
 import { prepareRepo } from './resolve/prepare.js';
 import { replayAnswer } from './resolve/replay-model.js';
 import { runPipeline, type PipelineOptions } from './resolve/run-pipeline.js';
+import { sandboxMode } from './resolve/sandbox-mode.js';
 import { loadTasks, type ResolveTask } from './resolve/tasks.js';
 import { percentile } from './sandbox/timings.js';
 import {
@@ -59,15 +59,6 @@ function withChecks(task: ResolveTask): ResolveTask {
     setup: task.setup ?? task.install,
     validate: task.validate ?? task.test.map((c) => c.replace(/\s--verbose\b/, '')),
   };
-}
-
-function sandboxMode(): 'bwrap' | 'none' {
-  const asked = flag('sandbox');
-  if (asked === 'bwrap' || asked === 'none') return asked;
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true']);
-  if (probe.status === 0) return 'bwrap';
-  log('bubblewrap does not start here: the runs use --sandbox none');
-  return 'none';
 }
 
 async function runOne(
@@ -172,7 +163,7 @@ async function main(): Promise<void> {
     baseUrl: llm.baseUrl,
     model: 'replay',
     apiKey: undefined,
-    sandbox: sandboxMode(),
+    sandbox: sandboxMode(flag('sandbox'), log),
     home,
   };
   log(
