@@ -49,6 +49,8 @@ export const CACHE_OWNER = { uid: 65533, gid: 65533 };
 /** Files larger than this are not searched for the job's path (venv scripts, .pth are tiny). */
 const SCAN_BYTES = 1 << 20;
 const PARALLEL = 32;
+/** A rewritten lockfile is small; anything larger is not what the copy is for. */
+const TRACKED_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface CaptureInput {
   root: string;
@@ -153,11 +155,15 @@ async function copyTracked(
   const out: Manifest['tracked'] = [];
   for (const p of input.trackedEdits) {
     const src = join(input.worktree, p);
+    // Checked before anything opens it: a FIFO would block the read, a huge file fill the disk.
+    const s = await lstat(src);
+    if (!s.isFile() || s.nlink > 1) return `setup turned a tracked file into something else (${p})`;
+    if (s.size > TRACKED_MAX_BYTES) return `a tracked file setup rewrote is too large (${p})`;
     if ((await needsRelocation(src, input.jobDir)) !== 'no')
       return `a tracked file setup rewrote embeds the job's path (${p})`;
     await mkdir(join(dir, p, '..'), { recursive: true });
     await copyFile(src, join(dir, p));
-    out.push({ p, mode: (await lstat(src)).mode & 0o777 });
+    out.push({ p, mode: s.mode & 0o777 });
   }
   return out;
 }

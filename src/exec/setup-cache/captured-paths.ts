@@ -32,7 +32,7 @@ export function setupProducts(statusZ: string): SetupProducts {
     const code = field.slice(0, 2);
     const path = field.slice(3).replace(/\/$/, '');
     if (code === '??' || code === '!!') products.push(path);
-    else if (/^[ MT][ MT]$/.test(code)) trackedEdits.push(path);
+    else if (/^( M|M |MM)$/.test(code)) trackedEdits.push(path);
     else {
       trackedChanges.push(path);
       // A rename or copy names its source in the next field.

@@ -318,6 +318,17 @@ describe('setup cache', () => {
     );
   });
 
+  it('a tracked file setup turned into a FIFO or a huge file is not cached, and nothing blocks on it', async () => {
+    const fifo = config({ setup: ['sh setup.sh', 'sh -c "rm check.sh && mkfifo check.sh"'] });
+    const a = await setupIn(await job(), fifo);
+    expect(a?.setupCache).toMatchObject({ status: 'not-stored' });
+    expect(a?.setupCache?.reason).toContain('check.sh');
+    const huge = config({ setup: ['sh setup.sh', 'truncate -s 100M check.sh'] });
+    const b = await setupIn(await job(), huge);
+    expect(b?.setupCache).toMatchObject({ status: 'not-stored' });
+    expect(b?.setupCache?.reason).toContain('too large (check.sh)');
+  });
+
   it('without a sandbox (the operator chose none) it restores copies', async () => {
     const none = basicSandboxPolicy('none');
     await setupIn(await job(), config(), none);

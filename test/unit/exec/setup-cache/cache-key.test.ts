@@ -111,6 +111,8 @@ describe('what setup produced', () => {
     // A rewritten lockfile comes from the manifests; a rewritten source file from the sources.
     expect(found.sourceDependent).toBe(false);
     expect(setupProducts(z(' M src/version.js')).sourceDependent).toBe(true);
+    // A type change (a file turned into a FIFO or a link) is not a rewrite.
+    expect(setupProducts(z(' T test/a.test.mjs')).trackedChanges).toEqual(['test/a.test.mjs']);
   });
 
   it('nothing when setup left the worktree clean', () => {
