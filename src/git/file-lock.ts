@@ -27,7 +27,8 @@ interface Owner {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, under another user). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@
  * is restoring from (it holds a lease). Deleting renames the entry aside first, so a reader sees
  * the whole entry or none.
  */
+import { pidAlive } from '../../git/file-lock.js';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asideName, entryDir, type EntryMeta, kindFile, leaseDir } from './layout.js';
@@ -18,22 +19,13 @@ export async function takeLease(root: string, key: string): Promise<() => Promis
   return () => rm(file, { force: true });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether a live process holds a lease on `key` (leases of dead processes are removed). */
 export async function leased(root: string, key: string): Promise<boolean> {
   const dir = leaseDir(root, key);
   const names = await readdir(dir).catch(() => [] as string[]);
   let held = false;
   for (const name of names) {
-    if (alive(Number(name.split('-')[0]))) held = true;
+    if (pidAlive(Number(name.split('-')[0]))) held = true;
     else await rm(join(dir, name), { force: true });
   }
   return held;

@@ -4,9 +4,11 @@
  * or said (issue #38). Pure; a small range check (no dependency): `18`, `18.x`, `3.12.1`, `^18`,
  * `~3.11`, `>=18 <21`, `||`. A request it cannot read (`lts/*`, `system`) is not checked.
  */
+import { toolVersions } from './tool-versions.js';
+
 export type Runtime = 'node' | 'python';
 
-export interface RequestedVersion {
+export interface RequestedRuntime {
   runtime: Runtime;
   range: string;
   /** The file that asks (`.nvmrc`, `package.json engines.node`). */
@@ -30,18 +32,17 @@ function firstLine(text: string): string | undefined {
     .find((l) => l !== '');
 }
 
-function fromToolVersions(text: string): RequestedVersion[] {
-  const found: RequestedVersion[] = [];
-  for (const line of text.split('\n')) {
-    const [tool, version] = line.replace(/#.*/, '').trim().split(/\s+/);
+function fromToolVersions(text: string): RequestedRuntime[] {
+  const found: RequestedRuntime[] = [];
+  for (const [tool, version] of toolVersions(text)) {
     const runtime =
       tool === 'nodejs' || tool === 'node' ? 'node' : tool === 'python' ? 'python' : undefined;
-    if (runtime && version) found.push({ runtime, range: version, source: '.tool-versions' });
+    if (runtime) found.push({ runtime, range: version, source: '.tool-versions' });
   }
   return found;
 }
 
-function fromPackageJson(text: string): RequestedVersion[] {
+function fromPackageJson(text: string): RequestedRuntime[] {
   try {
     const engines = (JSON.parse(text) as { engines?: { node?: unknown } } | null)?.engines;
     return typeof engines?.node === 'string'
@@ -53,8 +54,8 @@ function fromPackageJson(text: string): RequestedVersion[] {
 }
 
 /** From the files' texts by name (absent files left out). */
-export function requestedVersions(files: Partial<Record<string, string>>): RequestedVersion[] {
-  const found: RequestedVersion[] = [];
+export function requestedVersions(files: Partial<Record<string, string>>): RequestedRuntime[] {
+  const found: RequestedRuntime[] = [];
   for (const [source, runtime] of [
     ['.nvmrc', 'node'],
     ['.node-version', 'node'],
@@ -143,7 +144,7 @@ export function satisfies(range: string, actual: string): boolean | undefined {
 
 /** One line per request the run did not honour: "The repository asks for Node 18 (.nvmrc); …". */
 export function versionWarnings(
-  requested: readonly RequestedVersion[],
+  requested: readonly RequestedRuntime[],
   actual: Partial<Record<Runtime, string>>,
 ): string[] {
   const warnings: string[] = [];
