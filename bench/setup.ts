@@ -5,9 +5,12 @@
  * eslint 8: ~150 packages from the npm registry; the lockfiles are made once with
  * `npm install --package-lock-only` and kept under the OS temp dir) and `setup: [npm ci]`, run
  * three times through the one seam every stage uses (`createCodeWorkspace(...).setup`), each
- * stage in its own job worktree as the app does: reproduce, code, verify.
+ * stage of a fix run that sets up (reproduce, code) in its own job worktree as the app does, the
+ * first handing what it installed to the next (exec/setup-cache/handoff.ts). (`verify` is a run
+ * of its own, one stage: one restore.)
  *   1. cold: empty workdir (no npm cache, no setup cache);
- *   2. warm: the same commit again;
+ *   2. warm: the same commit again; then `restore`: the same, each stage restoring from the
+ *      cache (no hand-off: how runs went before it);
  *   3. lock: a commit that changes the lockfile (one package more): a miss, then warm again;
  *   4. off: for reference, the cache turned off (`SETUP_CACHE_MAX_MB=0`), npm's cache warm.
  * Then restore by hard links vs a plain copy of the same node_modules (`cp -a --reflink=auto`:
@@ -29,12 +32,16 @@ import { basicSandboxPolicy } from '../src/exec/sandbox-policy.js';
 import { cacheRoot } from '../src/exec/setup-cache/layout.js';
 import { listEntries } from '../src/exec/setup-cache/evict.js';
 import { createCodeWorkspace } from '../src/pipeline/code/code-workspace.js';
+import { handOffSetup } from '../src/exec/setup-cache/handoff.js';
+import { nextSetupStageOn, ROUTES, SETUP_STAGES } from '../src/contracts.js';
 import { closeWorkspace, openWorkspace } from '../src/git/workspace.js';
 
 const run = promisify(execFile);
 const DEPS = { mocha: '10.8.2', chai: '4.5.0', lodash: '4.17.21', eslint: '8.57.1' };
 const MORE = { ...DEPS, semver: '7.6.3' };
-const STAGES = ['reproduce', 'code', 'verify'] as const;
+/** The stages of a fix run that set up, in order. */
+const STAGES = ROUTES.fix.filter((s) => SETUP_STAGES.includes(s));
+const RUNS = ['cold', 'warm', 'restore', 'lock', 'off'];
 
 interface StageRow {
   run: string;
@@ -107,7 +114,7 @@ async function stageSetup(
   root: string,
   target: Target,
   runName: string,
-  stage: string,
+  stage: (typeof STAGES)[number],
   cacheMb?: number,
 ): Promise<StageRow> {
   const ws = await openWorkspace({
@@ -131,6 +138,9 @@ async function stageSetup(
       throw new Error(`setup failed: ${setup?.results.at(-1)?.stderr.slice(-2000) ?? '?'}`);
     }
     const c = setup.setupCache;
+    // As the app does before closing the stage's worktree (hosts/app/stages/setup-handoff.ts).
+    const next = nextSetupStageOn('fix', stage);
+    if (next && runName !== 'restore') await handOffSetup(ws, `${runName}-${next}`);
     return {
       run: runName,
       stage,
@@ -138,7 +148,7 @@ async function stageSetup(
       cache: c
         ? `${c.status}${c.reason ? ` (${c.reason})` : ''} ${c.files} files ${c.ms} ms ${c.mode}`
         : '-',
-      installed: c?.status !== 'hit',
+      installed: c?.status !== 'hit' && c?.status !== 'handed',
     };
   } finally {
     await closeWorkspace(ws);
@@ -186,7 +196,7 @@ async function fixtureRuns(root: string, rows: StageRow[]): Promise<void> {
     branch: 'main',
     setup: ['npm ci --no-audit --no-fund'],
   };
-  for (const name of ['cold', 'warm', 'lock']) {
+  for (const name of ['cold', 'warm', 'restore', 'lock']) {
     if (name === 'lock')
       await commitFiles(root, { 'package.json': b.pkg, 'package-lock.json': b.lock });
     for (const stage of STAGES) rows.push(await stageSetup(root, target, name, stage));
@@ -203,7 +213,7 @@ async function repoRuns(root: string, rows: StageRow[], remote: string): Promise
     branch: argOf('--branch') ?? 'main',
     setup: [argOf('--setup') ?? 'npm ci --no-audit --no-fund'],
   };
-  for (const name of ['cold', 'warm']) {
+  for (const name of ['cold', 'warm', 'restore']) {
     for (const stage of STAGES) rows.push(await stageSetup(root, target, name, stage));
   }
 }
@@ -238,19 +248,21 @@ function report(
   disk: { entries: number; bytes: number; duKb: number },
   modes: { linkMs: number; copyMs: number; files: number },
 ): void {
-  console.log('run   stage      setup s  installed  cache');
+  console.log('run     stage      setup s  installed  cache');
   for (const r of rows) {
     console.log(
-      `${r.run.padEnd(5)} ${r.stage.padEnd(10)} ${r.seconds.toFixed(2).padStart(7)}  ${String(r.installed).padEnd(9)}  ${r.cache}`,
+      `${r.run.padEnd(7)} ${r.stage.padEnd(10)} ${r.seconds.toFixed(2).padStart(7)}  ${String(r.installed).padEnd(9)}  ${r.cache}`,
     );
   }
   const perRun = (name: string) => rows.filter((r) => r.run === name);
   const sum = (name: string) => perRun(name).reduce((s, r) => s + r.seconds, 0);
   const installs = (name: string) => perRun(name).filter((r) => r.installed).length;
-  const hits = (name: string) => perRun(name).filter((r) => !r.installed).length;
-  for (const name of ['cold', 'warm', 'lock', 'off'].filter((n) => perRun(n).length > 0)) {
+  const count = (name: string, what: string) =>
+    perRun(name).filter((r) => r.cache.startsWith(what)).length;
+  const hits = (name: string) => count(name, 'hit');
+  for (const name of RUNS.filter((n) => perRun(n).length > 0)) {
     console.log(
-      `run ${name}: setup ${sum(name).toFixed(2)} s, ${installs(name)} install(s), ${hits(name)} restore(s)`,
+      `run ${name}: setup ${sum(name).toFixed(2)} s, ${installs(name)} install(s), ${hits(name)} restore(s), ${count(name, 'handed')} hand-off(s)`,
     );
   }
   console.log(
@@ -261,7 +273,8 @@ function report(
   );
   console.log(
     `SUMMARY setup cold_s=${sum('cold').toFixed(2)} warm_s=${sum('warm').toFixed(2)} ` +
-      `lock_s=${sum('lock').toFixed(2)} off_s=${sum('off').toFixed(2)} warm_ratio=${(sum('warm') / sum('cold')).toFixed(3)} ` +
+      `restore_s=${sum('restore').toFixed(2)} lock_s=${sum('lock').toFixed(2)} off_s=${sum('off').toFixed(2)} ` +
+      `warm_ratio=${(sum('warm') / sum('cold')).toFixed(3)} restore_ratio=${(sum('restore') / sum('cold')).toFixed(3)} ` +
       `installs_cold=${installs('cold')} installs_warm=${installs('warm')} ` +
       `installs_lock=${installs('lock')} hits=${hits('cold') + hits('warm') + hits('lock')} ` +
       `entries=${disk.entries} disk_mb=${mb(disk.bytes)} link_ms=${modes.linkMs.toFixed(0)} ` +

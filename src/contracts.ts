@@ -22,6 +22,20 @@ export function nextStageOn(route: RouteName, stage: StageName): StageName | und
   return at < 0 ? undefined : stages[at + 1];
 }
 
+/**
+ * The stages that run the repository's `setup` (in their own worktree): an earlier one of a run
+ * hands what it installed to the next (exec/setup-cache/handoff.ts).
+ */
+export const SETUP_STAGES: readonly StageName[] = ['reproduce', 'code', 'verify'];
+
+/** The next stage after `stage` on `route` that runs `setup`, or undefined. */
+export function nextSetupStageOn(route: RouteName, stage: StageName): StageName | undefined {
+  const stages: readonly StageName[] = ROUTES[route];
+  const at = stages.indexOf(stage);
+  if (at < 0) return undefined;
+  return stages.slice(at + 1).find((s) => SETUP_STAGES.includes(s));
+}
+
 /** One value per stage, in `STAGES` order: the queue layer's per-stage records come from here. */
 export function byStage<T>(make: (stage: StageName) => T): Record<StageName, T> {
   return Object.fromEntries(STAGES.map((stage) => [stage, make(stage)])) as Record<StageName, T>;

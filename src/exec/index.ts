@@ -42,3 +42,10 @@ export {
   type SetupCache,
   type SetupCacheOutcome,
 } from './setup-cache/setup-cache.js';
+export {
+  discardHandOff,
+  handOffSetup,
+  setupDoneFile,
+  takeHandOff,
+  type HandOffJob,
+} from './setup-cache/handoff.js';

@@ -36,7 +36,8 @@ export interface SetupCacheOptions {
 }
 
 export interface SetupCacheOutcome {
-  status: 'hit' | 'stored' | 'not-stored' | 'miss';
+  /** `handed`: taken from an earlier stage of the same run (handoff.ts), nothing restored. */
+  status: 'hit' | 'handed' | 'stored' | 'not-stored' | 'miss';
   key: string;
   files: number;
   bytes: number;

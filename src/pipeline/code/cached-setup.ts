@@ -5,15 +5,18 @@
  * a run installs at most once). A setup that fails drops its key's entry. The outcome is a
  * line of the run's progress and log ("setup restored from cache (key …, N files, X ms)").
  * A worktree whose setup already passed for the same key (`autofix run`: every stage in one
- * worktree) is not set up again: the job's folder keeps the key of its last passed setup.
+ * worktree) is not set up again: the job's folder keeps the key of its last passed setup. In the
+ * app, where each stage has its own worktree, what an earlier stage of the run set up is handed
+ * on by renaming (exec/setup-cache/handoff.ts): a run restores at most once too.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DEFAULT_SETUP_CACHE_MB } from '../../config/env.js';
 import type { RepoConfig } from '../../config/repo-config.js';
 import {
   linkModeFor,
   openSetupCache,
+  setupDoneFile,
+  takeHandOff,
   unsandboxedWarning,
   type ExecResult,
   type SandboxPolicy,
@@ -40,8 +43,10 @@ export function alreadySetUpLine(key: string): string {
   return `setup already done in this worktree (key ${key.slice(0, 12)}): not run again`;
 }
 
-/** The job folder's record of the key its worktree was last set up for. */
-const doneMarker = (ws: Workspace): string => join(ws.jobDir, 'setup-done-key');
+/** The line of a worktree given what an earlier stage of the run set up. */
+export function handedLine(hit: SetupCacheOutcome): string {
+  return `setup handed on from an earlier stage of this run (key ${hit.key.slice(0, 12)}, ${hit.files} paths, ${hit.ms} ms): not run again`;
+}
 
 function restoredRun(
   hit: SetupCacheOutcome,
@@ -96,8 +101,8 @@ export async function cachedSetup(
   // The key the next setup in this job will look up: the stored entry's (a build is keyed by
   // the tree too), else the one asked now.
   const markDone = (done = key): Promise<void> =>
-    done ? writeFile(doneMarker(ws), done).catch(() => undefined) : Promise.resolve();
-  if (key && (await readFile(doneMarker(ws), 'utf8').catch(() => '')) === key) {
+    done ? writeFile(setupDoneFile(ws.jobDir), done).catch(() => undefined) : Promise.resolve();
+  if (key && (await readFile(setupDoneFile(ws.jobDir), 'utf8').catch(() => '')) === key) {
     const same: SetupCacheOutcome = {
       status: 'hit',
       key,
@@ -107,6 +112,11 @@ export async function cachedSetup(
       mode: linkModeFor(io.sandbox),
     };
     return restoredRun(same, io.sandbox, hooks, alreadySetUpLine(key));
+  }
+  const handed = key ? await takeFromEarlierStage(ws, key, io) : undefined;
+  if (handed) {
+    await markDone();
+    return restoredRun(handed, io.sandbox, hooks, handedLine(handed));
   }
   const found = await cache.restore().catch((err: unknown) => {
     log?.warn({ err: String(err) }, 'setup cache unreadable; running setup');
@@ -132,4 +142,32 @@ export async function cachedSetup(
   if (stored)
     log?.info({ setupCache: stored, miss: found?.reason }, `setup cache ${stored.status}`);
   return stored ? { ...run, setupCache: stored } : run;
+}
+
+/** What an earlier stage of the run handed to this job for `key`, as a setup outcome. */
+async function takeFromEarlierStage(
+  ws: Workspace,
+  key: string,
+  io: CachedSetupIo,
+): Promise<SetupCacheOutcome | undefined> {
+  const log = io.options.logger;
+  const taken = await takeHandOff(ws, key).catch((err: unknown) => {
+    log?.warn({ err: String(err) }, 'setup hand-off unusable; restoring from the cache');
+    return undefined;
+  });
+  if (!taken?.taken) {
+    if (taken && taken.reason !== 'nothing handed on')
+      log?.info({ reason: taken.reason }, 'setup hand-off not taken');
+    return undefined;
+  }
+  const outcome: SetupCacheOutcome = {
+    status: 'handed',
+    key,
+    files: taken.paths,
+    bytes: 0,
+    ms: taken.ms,
+    mode: linkModeFor(io.sandbox),
+  };
+  log?.info({ setupCache: outcome, relocated: taken.relocated }, handedLine(outcome));
+  return outcome;
 }

@@ -29,6 +29,8 @@ import {
 import { deleteKeys, REDIS_URL, runsEnded, SECRET, startPipelineApp, waitFor } from './harness.js';
 import { REPO_ROOT } from '../../helpers/cli.js';
 import { bareRemote, cloneRepo } from '../../helpers/repo-builder.js';
+import type { Logger } from '../../../src/logger.js';
+import { captureLog } from './captured-log.js';
 import { underLoad, WAIT_MS } from '../../helpers/deadlines.js';
 
 const API_KEY = 'sk-app-e2e-key-0123456789abcdefXY';
@@ -42,7 +44,7 @@ let bare: string;
 let workdir: string;
 let prefix: string;
 
-async function start(): Promise<void> {
+async function start(files?: Record<string, string>, log?: Logger): Promise<void> {
   github = await startFakeGitHub({ appPublicKey: keys.publicKey });
   github.setPermission('maintainer', 'write');
   github.setFile(
@@ -50,7 +52,7 @@ async function start(): Promise<void> {
     'reproduce: off\nvalidate:\n  - node test.js\nsandbox: auto\n',
   );
   llm = await startFakeLlmServer({ apiKey: API_KEY });
-  sample = createSampleRepo();
+  sample = createSampleRepo(files ? { files } : {});
   bare = sample.bare().dir;
   workdir = mkdtempSync(join(tmpdir(), 'autofix-app-e2e-'));
   prefix = `autofix-e2e-${randomUUID().slice(0, 8)}`;
@@ -67,6 +69,7 @@ async function start(): Promise<void> {
     prefix,
     redact: createRedactor([SECRET, API_KEY]),
     retry: { attempts: 2, backoffMs: 50 },
+    ...(log ? { log } : {}),
   });
 }
 
@@ -124,8 +127,22 @@ describe('issues.labeled → real pipeline → pull request', () => {
   });
 
   it('reproduces the bug before the fix, commits the test with it, and publishes the verification check run', async () => {
-    await start();
-    github.setFile('.github/autofix.yml', 'validate:\n  - node test.js\n');
+    // A setup that installs: the reproduce stage runs it, the code stage takes what it made.
+    const captured = captureLog([SECRET, API_KEY]);
+    await start(
+      {
+        '.gitignore': 'node_modules/\n',
+        'setup.mjs':
+          "import { mkdirSync, writeFileSync } from 'node:fs';\n" +
+          "mkdirSync('node_modules/dep', { recursive: true });\n" +
+          "writeFileSync('node_modules/dep/index.js', 'export default 1;\\n');\n",
+      },
+      captured.log,
+    );
+    github.setFile(
+      '.github/autofix.yml',
+      'setup:\n  - node setup.mjs\nvalidate:\n  - node test.js\n',
+    );
     const repro = {
       path: 'test/issue-9-add.test.js',
       content:
@@ -171,6 +188,14 @@ describe('issues.labeled → real pipeline → pull request', () => {
     expect(run.output.summary).toContain('node test.js');
     // The private ref went with the publish.
     expect(git('for-each-ref', 'refs/autofix/')).toBe('');
+    // Set up once in the run: installed by the reproduce stage, handed to the code stage.
+    const lines = captured.text();
+    expect(lines.match(/"msg":"setup cache stored"/g)).toHaveLength(1);
+    expect(lines).toContain('"msg":"setup handed on"');
+    expect(lines).toMatch(
+      /"msg":"setup handed on from an earlier stage of this run \(key \w{12}, 1 paths/,
+    );
+    expect(lines).not.toContain('restored from cache');
   });
 
   it('turns /autofix feedback on its PR into a second commit on the same branch, reading the review', async () => {

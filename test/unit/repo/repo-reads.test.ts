@@ -26,6 +26,8 @@ const NOT_THE_REPOSITORY: Record<string, string> = {
   'exec/sandbox.ts': 'reads kernel settings under /proc/sys',
   'exec/setup-cache/capture.ts':
     "copies what setup installed (dependencies, never tracked files) into the bot's setup cache, and searches it for the job's path to rewrite; never for a prompt",
+  'exec/setup-cache/handoff.ts':
+    "moves what setup installed to the run's next stage, reading its own record and rewriting the job's path in files that hold it (no link followed); never for a prompt",
   'exec/setup-cache/evict.ts': "lists and reads the bot's setup-cache entries and leases",
   'exec/setup-cache/restore.ts':
     "copies the bot's setup-cache entry into a worktree (files with the job's path rewritten)",

@@ -9,6 +9,7 @@ import { closeWorkspace, openWorkspace } from '../../../git/workspace.js';
 import { rollbackWorkspace } from '../../../git/rollback.js';
 import type { CodeOutput } from '../../../contracts.js';
 import type { RunFailedHook } from '../../../runs/types.js';
+import { discardRunHandOffs } from './setup-handoff.js';
 import { runWorkspaceOptions, type AppStageDeps } from './stage-io.js';
 
 /** The code stage's output, or what an attempt of it saved before it kept its commit and died. */
@@ -18,6 +19,7 @@ function keptBy(job: Parameters<RunFailedHook>[0]): CodeOutput['branch'] | undef
 
 export function createRunFailedHook(deps: AppStageDeps): RunFailedHook {
   return async (job, failure, ctx) => {
+    await discardRunHandOffs(job, deps.settings.workdir).catch(() => undefined);
     const branch = keptBy(job);
     if (!branch) return;
     const token = await ctx.getInstallationToken();

@@ -24,6 +24,7 @@ import type { AppMetrics } from '../../../scheduler/metrics.js';
 import type { RunJobData, StageContext, StageName } from '../../../runs/types.js';
 import type { Run, RunUsage } from '../../../runs/run-record.js';
 import { jobIdFor } from '../../../runs/run-addressing.js';
+import { handSetupOn } from './setup-handoff.js';
 
 export interface AppStageDeps {
   settings: Settings;
@@ -154,7 +155,12 @@ export async function withStageWorkspace<T>(
     const feedback = job.facts.feedback;
     if (feedback && (ctx.stage === 'triage' || ctx.stage === 'plan'))
       await checkoutBranchTip(ws, feedback.branch);
-    return await fn(ws, { token, readOverride });
+    const result = await fn(ws, { token, readOverride });
+    // Before the worktree is closed: what setup installed goes to the run's next stage.
+    await handSetupOn(ws, job, ctx.stage, ctx.log).catch((err: unknown) =>
+      ctx.log.warn({ err: String(err) }, 'setup hand-off failed'),
+    );
+    return result;
   } finally {
     await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
       ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),

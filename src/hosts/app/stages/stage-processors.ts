@@ -44,6 +44,8 @@ import {
 import { statusOfStage } from '../../../runs/status-of-stage.js';
 import { jobIdFor } from '../../../runs/run-addressing.js';
 
+import { discardRunHandOffs } from './setup-handoff.js';
+
 export type { AppStageDeps } from './stage-io.js';
 
 /** The app's PR port: open or update the PR, or ask for review of a feedback commit. */
@@ -159,6 +161,9 @@ function stageProcessor<S extends StageName>(
       const { usage, models } = stageUsage(llm);
       ctx.recordUsage(usage, models);
     }
+    // The run stops or waits here: what a stage handed on for a later one is not kept.
+    if (result.kind !== 'continue')
+      await discardRunHandOffs(job, deps.settings.workdir).catch(() => undefined);
     if (result.kind === 'stop') return { kind: 'stop', reason: result.reason };
     const usage = { usage: usageAfter(job, llm) };
     if (result.kind === 'park') {
