@@ -7,18 +7,16 @@
  * (an unprivileged uid without capabilities) can write it in place, and the hand-over's
  * `chown --from=0` never gives it away. Copy mode: the entry holds copies nothing else shares.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import {
-  chmod,
-  chown,
   copyFile,
-  link,
   lstat,
   mkdir,
   readFile,
   readlink,
   rename,
   rm,
-  stat,
   writeFile,
 } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -32,7 +30,8 @@ import {
   type LinkMode,
   type Manifest,
 } from './layout.js';
-import { eachLimit, walkProducts } from './walk.js';
+import { eachLimit, walkProducts, type Walked } from './walk.js';
+import { copyTree } from './tree-copy.js';
 import { fileIdentities } from './identities.js';
 
 /** The permission bits of an identity's octal mode field. */
@@ -68,27 +67,71 @@ export interface CaptureInput {
 export type CaptureResult =
   { stored: true; meta: EntryMeta; raced: boolean } | { stored: false; reason: string };
 
-/** Read-only for everyone, executable bits kept. */
-const readOnly = (mode: number): number => (mode & 0o555) | 0o444;
+const execFileAsync = promisify(execFile);
+const TOOL_ENV = { PATH: '/usr/bin:/bin', LC_ALL: 'C' };
 
-/**
- * A file already linked elsewhere (a pnpm store's inode) is copied, never taken over: only
- * inodes setup made for this worktree alone become the cache's.
- */
-async function placeFile(src: string, dst: string, mode: LinkMode): Promise<void> {
-  const s = await lstat(src);
-  if (mode === 'copy' || s.nlink > 1) await copyFile(src, dst, constants.COPYFILE_FICLONE);
-  else await link(src, dst);
-  if (mode === 'copy') return;
-  await chown(dst, CACHE_OWNER.uid, CACHE_OWNER.gid);
-  await chmod(dst, readOnly(s.mode));
+/** Gives the entry's inodes to `CACHE_OWNER`, read-only for everyone (links left as they are). */
+async function takeOver(files: string): Promise<void> {
+  const owner = `${CACHE_OWNER.uid}:${CACHE_OWNER.gid}`;
+  await execFileAsync('chown', ['-R', '-h', owner, '--', files], { env: TOOL_ENV });
+  await execFileAsync('chmod', ['-R', 'a+r,a-w,u-s,g-s', '--', files], { env: TOOL_ENV });
 }
 
-async function needsRelocation(file: string, jobDir: string): Promise<'no' | 'text' | 'binary'> {
-  const s = await stat(file);
-  if (s.size > SCAN_BYTES) return 'no';
-  const found = embeddedPath(await readFile(file), jobDir);
-  return found === 'none' ? 'no' : found;
+/**
+ * The files under `products` (links not followed, FIFOs and devices skipped) that hold `jobDir`,
+ * found by one `grep` (28,000 files: 2.4 → 0.4 s), each classified as text or binary. Files over
+ * `SCAN_BYTES` are left as they are.
+ */
+async function embeddings(
+  worktree: string,
+  products: readonly string[],
+  jobDir: string,
+): Promise<Map<string, 'text' | 'binary'>> {
+  const out = new Map<string, 'text' | 'binary'>();
+  if (products.length === 0) return out;
+  const args = ['-rlFZ', '-D', 'skip', '-e', jobDir, '--', ...products.map((p) => `./${p}`)];
+  const listed = await execFileAsync('grep', args, {
+    cwd: worktree,
+    env: TOOL_ENV,
+    maxBuffer: 1 << 28,
+  }).then(
+    (r) => r.stdout,
+    (err: Error & { code?: number; stderr?: string }) => {
+      if (err.code === 1) return ''; // nothing holds it
+      throw new Error(`searching for the job's path failed: ${err.stderr || err.message}`);
+    },
+  );
+  for (const name of listed.split('\0').filter(Boolean)) {
+    const p = name.replace(/^\.\//, '');
+    const s = await lstat(join(worktree, p));
+    if (!s.isFile() || s.size > SCAN_BYTES) continue;
+    const found = embeddedPath(await readFile(join(worktree, p)), jobDir);
+    if (found !== 'none') out.set(p, found);
+  }
+  return out;
+}
+
+/** The products as the entry's files: whole trees by `cp`, shared inodes copied, not taken. */
+async function placeProducts(
+  input: CaptureInput,
+  walked: Walked,
+  files: string,
+  left: ReadonlySet<string>,
+): Promise<void> {
+  for (const p of input.products) {
+    if (walked.links.includes(p)) continue; // a link: recorded below
+    await copyTree(join(input.worktree, p), join(files, p), input.mode);
+  }
+  for (const p of left) await rm(join(files, p), { force: true });
+  if (input.mode === 'copy') return;
+  // A file already linked elsewhere (a pnpm store's inode) is copied, never taken over: only
+  // inodes setup made for this worktree alone become the cache's.
+  await eachLimit([...walked.shared], PARALLEL, async (p) => {
+    if (left.has(p)) return;
+    await rm(join(files, p), { force: true });
+    await copyFile(join(input.worktree, p), join(files, p), constants.COPYFILE_FICLONE);
+  });
+  await takeOver(files);
 }
 
 /** The files, links and directories of the entry written under `tmp`; its manifest returned. */
@@ -96,28 +139,18 @@ async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string
   const walked = await walkProducts(input.worktree, input.products);
   if (walked.special.length > 0) return `setup made special files (${walked.special[0]})`;
   const files = join(tmp, 'files');
-  const relocate: string[] = [];
-  const dirs: Manifest['dirs'] = [];
-  for (const p of walked.dirs) {
-    await mkdir(join(files, p), { recursive: true });
-    dirs.push({ p, mode: (await lstat(join(input.worktree, p))).mode & 0o7777 });
-  }
-  for (const p of input.products) await mkdir(join(files, p, '..'), { recursive: true });
   // Searched before anything is linked: an uncacheable result leaves the worktree as it was.
-  let binary: string | undefined;
+  const trees = input.products.filter((p) => !walked.links.includes(p));
+  const relocate: string[] = [];
   const left = new Set<string>();
-  await eachLimit(walked.files, PARALLEL, async (p) => {
-    const found = await needsRelocation(join(input.worktree, p), input.jobDir);
+  for (const [p, found] of await embeddings(input.worktree, trees, input.jobDir)) {
     // Python's bytecode names its source's path: left out, Python compiles it again.
     if (found === 'binary' && p.endsWith('.pyc')) left.add(p);
-    else if (found === 'binary') binary = p;
-    if (found === 'text') relocate.push(p);
-  });
-  if (binary) return `a binary file embeds the job's path (${binary})`;
-  const kept = walked.files.filter((p) => !left.has(p));
-  await eachLimit(kept, PARALLEL, (p) =>
-    placeFile(join(input.worktree, p), join(files, p), input.mode),
-  );
+    else if (found === 'binary') return `a binary file embeds the job's path (${p})`;
+    else relocate.push(p);
+  }
+  await mkdir(files, { recursive: true });
+  await placeProducts(input, walked, files, left);
   const links: Manifest['links'] = [];
   for (const p of walked.links) {
     const target = await readlink(join(input.worktree, p));
@@ -127,6 +160,7 @@ async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string
   const tracked = await copyTracked(input, join(tmp, 'tracked'));
   if (typeof tracked === 'string') return tracked;
   const identities = await fileIdentities(files);
+  const kept = walked.files.filter((p) => !left.has(p));
   const records: FileRecord[] = kept.map((p) => {
     const found = identities.get(p);
     if (!found) throw new Error(`cached file missing: ${p}`);
@@ -136,7 +170,7 @@ async function fill(input: CaptureInput, tmp: string): Promise<Manifest | string
     version: SETUP_CACHE_VERSION,
     key: input.key,
     products: [...input.products],
-    dirs,
+    dirs: walked.dirs,
     files: records.sort((a, b) => (a.p < b.p ? -1 : 1)),
     links,
     relocate: relocate.sort(),
@@ -159,7 +193,8 @@ async function copyTracked(
     const s = await lstat(src);
     if (!s.isFile() || s.nlink > 1) return `setup turned a tracked file into something else (${p})`;
     if (s.size > TRACKED_MAX_BYTES) return `a tracked file setup rewrote is too large (${p})`;
-    if ((await needsRelocation(src, input.jobDir)) !== 'no')
+    const text = s.size <= SCAN_BYTES ? await readFile(src) : undefined;
+    if (text && embeddedPath(text, input.jobDir) !== 'none')
       return `a tracked file setup rewrote embeds the job's path (${p})`;
     await mkdir(join(dir, p, '..'), { recursive: true });
     await copyFile(src, join(dir, p));

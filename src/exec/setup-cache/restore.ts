@@ -14,21 +14,17 @@ import {
   lstat,
   mkdir,
   readFile,
-  readdir,
   rm,
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { SETUP_CACHE_VERSION } from './cache-key.js';
 import { entryDir, entryFiles, entryTracked, type FileRecord, type Manifest } from './layout.js';
 import { relocateText } from './relocate.js';
 import { eachLimit } from './walk.js';
+import { copyTree } from './tree-copy.js';
 import { fileIdentities } from './identities.js';
-
-const execFileAsync = promisify(execFile);
 
 const PARALLEL = 32;
 
@@ -94,11 +90,8 @@ async function linkProducts(root: string, m: Manifest, worktree: string, jobDir:
   const files = entryFiles(root, m.key);
   for (const p of m.products) {
     const src = join(files, p);
-    const s = await lstat(src).catch(() => undefined);
-    if (!s) continue; // a link: made below
-    await mkdir(join(worktree, p, '..'), { recursive: true });
-    if (s.isDirectory()) await linkTreeParallel(src, join(worktree, p), s.mode);
-    else await cpLink(['-T', '--', src, join(worktree, p)]);
+    if (!(await lstat(src).catch(() => undefined))) continue; // a link: made below
+    await copyTree(src, join(worktree, p), 'link');
   }
   const byPath = new Map(m.files.map((f) => [f.p, f]));
   for (const p of m.relocate) {
@@ -108,23 +101,6 @@ async function linkProducts(root: string, m: Manifest, worktree: string, jobDir:
     await writeRelocated(join(files, p), join(worktree, p), f, m.jobDir, jobDir);
   }
   await makeLinks(m, worktree, jobDir);
-}
-
-const cpLink = (args: readonly string[]): Promise<unknown> =>
-  execFileAsync('cp', ['-al', ...args], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } });
-
-/** Link-copying is all system calls: the children in a few `cp -al` at once use every core. */
-const CP_PROCESSES = 4;
-const CP_BATCH = 64;
-
-async function linkTreeParallel(src: string, dst: string, mode: number): Promise<void> {
-  await mkdir(dst, { mode: (mode & 0o777) | 0o700 });
-  const children = await readdir(src);
-  const batches: string[][] = [];
-  for (let i = 0; i < children.length; i += CP_BATCH) batches.push(children.slice(i, i + CP_BATCH));
-  await eachLimit(batches, CP_PROCESSES, async (batch) => {
-    await cpLink(['-t', dst, '--', ...batch.map((c) => join(src, c))]);
-  });
 }
 
 /** A fresh inode with this job's path: never written through the cached one. */

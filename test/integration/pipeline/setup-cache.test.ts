@@ -329,6 +329,43 @@ describe('setup cache', () => {
     expect(b?.setupCache?.reason).toContain('too large (check.sh)');
   });
 
+  it('a file linked elsewhere is copied into the cache, never taken over; special files are not cached', async () => {
+    // A package store's inode (pnpm links its store into node_modules): both names are setup's,
+    // but the inode is not this worktree's alone.
+    const shared = config({
+      setup: [
+        'sh setup.sh',
+        'sh -c "echo store > node_modules/a.js && ln node_modules/a.js node_modules/b.js"',
+      ],
+    });
+    const first = await job();
+    expect((await setupIn(first, shared))?.setupCache?.status).toBe('stored');
+    const a = statSync(join(first.worktree, 'node_modules/a.js'));
+    expect(a.nlink).toBe(2);
+    expect(a.uid).not.toBe(65533);
+    expect(a.mode & 0o200).toBe(0o200);
+    if (ROOT) expect(statSync(join(first.worktree, 'node_modules/dep/index.js')).uid).toBe(65533);
+    const second = await job();
+    expect((await setupIn(second, shared))?.setupCache?.status).toBe('hit');
+    expect(readFileSync(join(second.worktree, 'node_modules/b.js'), 'utf8')).toBe('store\n');
+
+    const fifo = config({ setup: ['sh setup.sh', 'mkfifo node_modules/dep/pipe'] });
+    const run = await setupIn(await job(), fifo);
+    expect(run?.setupCache).toMatchObject({ status: 'not-stored' });
+    expect(run?.setupCache?.reason).toBe('setup made special files (node_modules/dep/pipe)');
+  });
+
+  it('a product that is a link is kept as a link, never searched through', async () => {
+    // Searching `/` (and `/proc`) for the job's path would never end.
+    repo.commit('link', { '.gitignore': 'node_modules/\nrootlink\n' });
+    repo.git('push', '--quiet', 'origin', 'main');
+    const linked = config({ setup: ['sh setup.sh', 'ln -s / rootlink'] });
+    expect((await setupIn(await job(), linked))?.setupCache?.status).toBe('stored');
+    const second = await job();
+    expect((await setupIn(second, linked))?.setupCache?.status).toBe('hit');
+    expect(lstatSync(join(second.worktree, 'rootlink')).isSymbolicLink()).toBe(true);
+  });
+
   it('without a sandbox (the operator chose none) it restores copies', async () => {
     const none = basicSandboxPolicy('none');
     await setupIn(await job(), config(), none);

@@ -34,7 +34,8 @@ const NOT_THE_REPOSITORY: Record<string, string> = {
   'exec/setup-cache/setup-cache.ts': "lists the job's HOME: did setup install there",
   'pipeline/code/cached-setup.ts':
     "reads the job folder's record of the key its worktree was set up for (the bot's own file)",
-  'exec/setup-cache/walk.ts': 'lists what setup produced, to cache it; never for a prompt',
+  'exec/setup-cache/tree-copy.ts':
+    "lists a folder of what setup produced (or of the bot's cache entry) to copy it by `cp`; never for a prompt",
   'git/abandoned-jobs.ts': "reads the bot's job records in its workdir",
   'git/file-lock.ts': "reads the bot's lock owner files",
   'git/scrub-mirror.ts': "reads the bot's mirror's git data to clean it, never for a prompt",
