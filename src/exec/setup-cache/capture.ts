@@ -70,11 +70,25 @@ export type CaptureResult =
 const execFileAsync = promisify(execFile);
 const TOOL_ENV = { PATH: '/usr/bin:/bin', LC_ALL: 'C' };
 
-/** Gives the entry's inodes to `CACHE_OWNER`, read-only for everyone (links left as they are). */
+/**
+ * The entry as the restore expects it: files owned by `CACHE_OWNER` and read-only for everyone,
+ * folders ours (restored folders are handed to the sandbox with the worktree), no links (the
+ * manifest lists them; the restore makes them). One `find` over the tree.
+ */
 async function takeOver(files: string): Promise<void> {
+  const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
   const owner = `${CACHE_OWNER.uid}:${CACHE_OWNER.gid}`;
-  await execFileAsync('chown', ['-R', '-h', owner, '--', files], { env: TOOL_ENV });
-  await execFileAsync('chmod', ['-R', 'a+r,a-w,u-s,g-s', '--', files], { env: TOOL_ENV });
+  const exec = (...cmd: string[]): string[] => ['-exec', ...cmd, '{}', '+'];
+  await execFileAsync(
+    'find',
+    [
+      files,
+      ...['(', '-type', 'l', '-delete', ')', '-o'],
+      ...['(', '-type', 'd', ...exec('chown', ours), ...exec('chmod', 'u+rwx'), ')', '-o'],
+      ...['(', '-type', 'f', ...exec('chown', owner), ...exec('chmod', 'a+r,a-w,u-s,g-s'), ')'],
+    ],
+    { env: TOOL_ENV },
+  );
 }
 
 /**
@@ -123,7 +137,10 @@ async function placeProducts(
     await copyTree(join(input.worktree, p), join(files, p), input.mode);
   }
   for (const p of left) await rm(join(files, p), { force: true });
-  if (input.mode === 'copy') return;
+  if (input.mode === 'copy') {
+    await execFileAsync('find', [files, '-type', 'l', '-delete'], { env: TOOL_ENV });
+    return;
+  }
   // A file already linked elsewhere (a pnpm store's inode) is copied, never taken over: only
   // inodes setup made for this worktree alone become the cache's.
   await eachLimit([...walked.shared], PARALLEL, async (p) => {

@@ -29,7 +29,14 @@ import { fileIdentities } from './identities.js';
 const PARALLEL = 32;
 
 export type RestoreResult =
-  | { restored: true; files: number; bytes: number; relocated: number }
+  | {
+      restored: true;
+      files: number;
+      bytes: number;
+      relocated: number;
+      /** Why the fast path (whole trees linked) gave way to file by file, if it did. */
+      slowPath?: string;
+    }
   | { restored: false; reason: string; poisoned?: boolean };
 
 export async function readManifest(root: string, key: string): Promise<Manifest | undefined> {
@@ -169,10 +176,12 @@ export async function restoreEntry(
   if (!(await absent(worktree, manifest.products))) {
     return { restored: false, reason: 'the worktree already holds what setup makes' };
   }
+  let slowPath: string | undefined;
   try {
     if (manifest.mode !== 'link') await place(root, manifest, worktree, jobDir);
     else {
-      await linkProducts(root, manifest, worktree, jobDir).catch(async () => {
+      await linkProducts(root, manifest, worktree, jobDir).catch(async (err: unknown) => {
+        slowPath = err instanceof Error ? err.message : String(err);
         await removeProducts(manifest, worktree);
         await place(root, manifest, worktree, jobDir);
       });
@@ -187,5 +196,6 @@ export async function restoreEntry(
     files: manifest.files.length,
     bytes: manifest.files.reduce((sum, f) => sum + f.size, 0),
     relocated: manifest.relocate.length,
+    ...(slowPath ? { slowPath } : {}),
   };
 }

@@ -133,7 +133,8 @@ export function openSetupCache(o: SetupCacheOptions): SetupCache {
           return outcome('miss', lookup, started, { reason: r.reason });
         }
         await touchEntry(root, lookup);
-        return outcome('hit', lookup, started, { files: r.files, bytes: r.bytes });
+        const slow = r.slowPath ? { reason: `restored file by file: ${r.slowPath}` } : {};
+        return outcome('hit', lookup, started, { files: r.files, bytes: r.bytes, ...slow });
       } finally {
         await release();
       }

@@ -86,6 +86,8 @@ describe('setup cache', () => {
     const second = await job();
     const warm = await setupIn(second);
     expect(warm?.setupCache).toMatchObject({ status: 'hit', key: cold?.setupCache?.key });
+    // Whole trees linked at once, not the file-by-file fallback.
+    expect(warm?.setupCache?.reason).toBeUndefined();
     expect(warm?.results[0]?.command).toMatch(/^setup restored from cache \(key \w{12}, 2 files/);
     const file = join(second.worktree, 'node_modules/dep/index.js');
     expect(readFileSync(file, 'utf8')).toBe('module.exports = "v1";\n');
