@@ -10,9 +10,13 @@
  *     user's repository (a checkout made by one of the clones) as the remote;
  *   - the app, cold (first job creates the mirror) and warm (recycled worktrees, its default), and
  *     8 warm jobs 2 at a time;
- *   - for reference, a warm job with a new worktree (no recycling: `autofix run` before #15).
+ *   - for reference, a warm job with a new worktree (no recycling: `autofix run` before #15);
+ *   - a stage's end to the next stage's ready worktree in the app, the stage having installed
+ *     dependencies (5,000 ignored files), its close awaited or in the background
+ *     (`closeWorkspaceLater`, what the app's stages do), alternating.
  * Prints a table (min/median/max: the machine may be shared), then
- * `SUMMARY workspace <path>_s=<median s> <path>_x=<clone median ÷ path median> … speedup=<app warm x>`.
+ * `SUMMARY workspace <path>_s=<median s> <path>_x=<clone median ÷ path median> … speedup=<app warm x>
+ * answer_inline_ms=… answer_background_ms=… next_ready_inline_ms=… next_ready_background_ms=…`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,7 +26,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { localWorkspaceOptions } from '../src/git/local-workspace.js';
-import { closeWorkspace, openWorkspace, type WorkspaceOptions } from '../src/git/workspace.js';
+import {
+  closeWorkspace,
+  closeWorkspaceLater,
+  openWorkspace,
+  workspacesClosed,
+  type WorkspaceOptions,
+} from '../src/git/workspace.js';
 import type { Logger } from '../src/logger.js';
 import { createRng } from './patch/prng.js';
 
@@ -178,6 +188,69 @@ async function timedJob(options: WorkspaceOptions): Promise<JobTiming> {
   return { readyMs, closeMs: performance.now() - c, diskMb: disk, recycled };
 }
 
+interface HandOverTiming {
+  /** The stage's end to its answer: the close, awaited or started. */
+  answerMs: number;
+  /** The stage's end to the next stage's ready worktree. */
+  nextReadyMs: number;
+  recycled: boolean;
+}
+
+/** A stage that installed dependencies ends; the next stage of the run opens its workspace. */
+async function handOver(options: WorkspaceOptions, background: boolean, i: number) {
+  const name = `${background ? 'bg' : 'inline'}-${i}`;
+  const ws = await openWorkspace({ ...options, jobId: `stage-${name}` });
+  for (let d = 0; d < 50; d++) {
+    await mkdir(join(ws.worktree, 'node_modules', `dep${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++)
+      await writeFile(join(ws.worktree, 'node_modules', `dep${d}`, `f${f}.js`), 'x');
+  }
+  let recycled = false;
+  const t = performance.now();
+  if (background) closeWorkspaceLater(ws);
+  else await closeWorkspace(ws);
+  const answerMs = performance.now() - t;
+  const logger = readyLogger((r) => (recycled = r));
+  const next = await openWorkspace({ ...options, jobId: `next-${name}`, logger });
+  const nextReadyMs = performance.now() - t;
+  await closeWorkspace(next);
+  await workspacesClosed(120_000);
+  return { answerMs, nextReadyMs, recycled } satisfies HandOverTiming;
+}
+
+/** Both ways, alternating, `runs` times each. */
+async function handOvers(options: WorkspaceOptions, runs: number) {
+  const inline: HandOverTiming[] = [];
+  const background: HandOverTiming[] = [];
+  for (let i = 0; i < runs; i++) {
+    inline.push(await handOver(options, false, i));
+    background.push(await handOver(options, true, i));
+  }
+  return { inline, background };
+}
+
+/** The stage-to-stage table; its SUMMARY keys. */
+function printHandOvers(h: { inline: HandOverTiming[]; background: HandOverTiming[] }): string {
+  const ms = (xs: number[]): string => median(xs).toFixed(0);
+  console.log('');
+  console.log(
+    "| a stage's close (5,000 installed files) | runs | stage end → answer ms (median) | stage end → next stage ready ms (median) | next stage recycled |",
+  );
+  console.log('|---|---:|---:|---:|---:|');
+  const keys: string[] = [];
+  for (const [name, key, xs] of [
+    ['awaited', 'inline', h.inline],
+    ['in the background (closeWorkspaceLater)', 'background', h.background],
+  ] as const) {
+    const answer = ms(xs.map((x) => x.answerMs));
+    const next = ms(xs.map((x) => x.nextReadyMs));
+    const recycled = xs.filter((x) => x.recycled).length;
+    console.log(`| ${name} | ${xs.length} | ${answer} | ${next} | ${recycled}/${xs.length} |`);
+    keys.push(`answer_${key}_ms=${answer}`, `next_ready_${key}_ms=${next}`);
+  }
+  return keys.join(' ');
+}
+
 const CLI_JOB_FLAG = '--cli-job';
 
 /**
@@ -300,6 +373,11 @@ async function main(): Promise<void> {
     for (let i = 0; i < WARM_JOBS; i++) record(fresh, await appJob(`new-${i}`, 0));
     rows.push(fresh);
 
+    const handed = await handOvers(
+      { workdir, repo: 'bench/big', remoteUrl: url, baseBranch: 'main', recycleWorktrees: 2 },
+      WARM_JOBS + 2,
+    );
+
     const cloneMedian = median(clone.times);
     console.log('');
     console.log(
@@ -326,9 +404,11 @@ async function main(): Promise<void> {
         ...(r === clone ? [] : [`${r.key}_x=${(cloneMedian / median(r.times)).toFixed(1)}`]),
       ]);
     const diskPerJob = median([...cliWarm.disk, ...appWarm.disk]);
+    const handOverKeys = printHandOvers(handed);
     console.log(
       `SUMMARY workspace ${summary.join(' ')} ` +
-        `speedup=${(cloneMedian / median(appWarm.times)).toFixed(1)} disk_per_job_mb=${diskPerJob.toFixed(1)}`,
+        `speedup=${(cloneMedian / median(appWarm.times)).toFixed(1)} disk_per_job_mb=${diskPerJob.toFixed(1)} ` +
+        handOverKeys,
     );
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutofixError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -17,6 +17,7 @@ import { assertBranchPrefix, DEFAULT_BRANCH_PREFIX } from './branch-name.js';
 import { assertNoCredentials, mirrorDir, updateMirror, withMirrorLock } from './mirror.js';
 import { claimJobDir, sweepAbandonedJobs } from './abandoned-jobs.js';
 import { jobPaths } from './job-paths.js';
+import { allClosed, jobClosed, parkingOn, trackClose } from './pending-closes.js';
 import { removeJobDir } from './remove-job-dir.js';
 import { runGit } from './run-git.js';
 import { scrubMirrorLocked } from './scrub-mirror-locked.js';
@@ -99,6 +100,9 @@ export interface Workspace {
 }
 
 const JOB_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** How long an open waits for a close under way in this process before going on without it. */
+const CLOSE_WAIT_MS = 30_000;
 
 /** Names git accepted before, so each job does not spawn git to ask again. */
 const validBranchNames = new Set<string>();
@@ -268,6 +272,17 @@ async function refreshParked(ws: Workspace, options: WorkspaceOptions): Promise<
 }
 
 /**
+ * A parked worktree of the pool; when there is none but this process is parking one (a stage
+ * that just ended, closing in the background), that one, once parked.
+ */
+async function claimFromPool(ws: Workspace): Promise<string | null> {
+  const claim = () => claimParkedWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws.worktree);
+  const parked = await claim();
+  if (parked || !(await parkingOn(ws.mirrorDir, CLOSE_WAIT_MS))) return parked;
+  return claim();
+}
+
+/**
  * Fetches the base into the mirror and puts the job's worktree at it: a parked one claimed and
  * refreshed when the pool has one, else a new one checked out. Says whether a parked one served
  * and when the fetch ended.
@@ -277,10 +292,7 @@ async function checkOutBase(
   options: WorkspaceOptions,
 ): Promise<{ recycled: boolean; fetched: number }> {
   const mirror = ws.mirrorDir;
-  let parked =
-    ws.recycleWorktrees > 0
-      ? await claimParkedWorktree(poolDir(ws.workdir, ws.repo), mirror, ws.worktree)
-      : null;
+  let parked = ws.recycleWorktrees > 0 ? await claimFromPool(ws) : null;
   // Claimed, it is this job's: if the fetch fails, closing parks it again instead of losing it.
   if (parked) ws.gitDir = parked;
   ws.base_commit = await withMirrorLock(
@@ -305,6 +317,8 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const { branchPrefix, jobId } = await checkJobOptions(options);
   const ws = workspaceRecord(options, jobId, branchPrefix);
   const started = performance.now();
+  // An earlier attempt of this job still closing in this process: its folder gone first.
+  await jobClosed(ws.jobDir, CLOSE_WAIT_MS);
   await prepareJobDir(ws, options);
   try {
     const { recycled, fetched } = await checkOutBase(ws, options);
@@ -332,15 +346,21 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
  * local branch (the remote branch, if pushed, is what the PR uses). Safe to call twice and on a
  * half-opened workspace. The mirror's fetched refs and objects are left as they are.
  */
-export async function closeWorkspace(ws: Workspace, logger?: Logger): Promise<void> {
+export async function closeWorkspace(
+  ws: Workspace,
+  logger?: Logger,
+  onReleased?: () => void,
+): Promise<void> {
   // Parking runs `reset --hard` in the worktree: a filter planted during the job must be gone.
+  const parkable =
+    ws.recycleWorktrees > 0 && ws.gitDir !== '' && existsSync(join(ws.mirrorDir, 'HEAD'));
   const parked =
-    ws.recycleWorktrees > 0 &&
-    ws.gitDir !== '' &&
-    existsSync(join(ws.mirrorDir, 'HEAD')) &&
+    parkable &&
     (await scrubMirrorLocked(ws.mirrorDir, logger)
+      .then(() => setAsideUntracked(ws))
       .then(() => parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees))
       .catch(() => false));
+  onReleased?.();
   await removeJobDir(ws.jobDir, ws.mirrorDir, async () => {
     if (!parked) await runGit(['worktree', 'prune'], { cwd: ws.mirrorDir });
     if (ws.branch) {
@@ -350,6 +370,52 @@ export async function closeWorkspace(ws: Workspace, logger?: Logger): Promise<vo
       });
     }
   });
+}
+
+/**
+ * What git does not track (installed dependencies, builds, the job's own files) renamed out of
+ * the worktree into the job's folder before parking: the pool's `git clean` then has nothing to
+ * delete, and the job folder's removal takes it all, after the worktree is parked.
+ */
+async function setAsideUntracked(ws: Workspace): Promise<void> {
+  const status = await worktreeGit(ws, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--ignored=traditional',
+    '--untracked-files=normal',
+  ]);
+  const paths = status.stdout
+    .split('\0')
+    .filter((e) => e.startsWith('!! ') || e.startsWith('?? '))
+    .map((e) => e.slice(3).replace(/\/$/, ''));
+  const aside = join(ws.jobDir, 'set-aside');
+  await mkdir(aside, { recursive: true });
+  let n = 0;
+  for (const p of paths) {
+    // Whatever cannot be moved stays for `git clean`.
+    await rename(join(ws.worktree, p), join(aside, String(n++))).catch(() => undefined);
+  }
+}
+
+/**
+ * Closes the workspace off the caller's path (issue #38): returns at once; the worktree is
+ * parked or removed in the background (pending-closes.ts says who waits for it: a job opening
+ * on the same mirror, a retry of the same job, shutdown through `workspacesClosed`). A failure
+ * is logged, never thrown.
+ */
+export function closeWorkspaceLater(ws: Workspace, logger?: Logger): void {
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const done = closeWorkspace(ws, logger, release)
+    .catch((err: unknown) => logger?.warn({ err: String(err) }, 'workspace cleanup failed'))
+    .finally(release);
+  trackClose({ mirrorDir: ws.mirrorDir, jobDir: ws.jobDir, released, done });
+}
+
+/** Every workspace this process closes in the background is closed (true), or time ran out. */
+export function workspacesClosed(timeoutMs: number): Promise<boolean> {
+  return allClosed(timeoutMs);
 }
 
 /** Opens a workspace, runs `fn`, and closes the workspace whatever happens. */

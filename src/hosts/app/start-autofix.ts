@@ -46,7 +46,7 @@ import { runPageRoute } from './run-page/run-page-route.js';
 import { runPageLinksOf, runPageVerifier } from './run-page/run-page-links-of.js';
 import type { RunPageLinks } from '../../runs/run-page-link.js';
 import { relayTarget, startWebhookRelay, type WebhookRelay } from './webhook-relay.js';
-import { startWorkers, type WorkerSettings } from './worker-runtime.js';
+import { stageWorkspacesClosed, startWorkers, type WorkerSettings } from './worker-runtime.js';
 
 export interface AutofixServerOptions {
   github: GitHubAppCredentials & { webhookSecret: string };
@@ -164,7 +164,7 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
     backend: s.backend,
     ...(pool ? { pool } : {}),
     stop(deadlineMs = 30_000) {
-      stopping ??= stopAll(running, deadlineMs);
+      stopping ??= stopAll(running, deadlineMs, options.log);
       return stopping;
     },
   };
@@ -357,7 +357,7 @@ function printedLinks(options: AutofixServerOptions): { runPage?: RunPageLinks }
 }
 
 /** Stops taking webhooks, then closes the workers within the deadline, then Redis. */
-async function stopAll(r: Running, deadlineMs: number): Promise<{ forced: boolean }> {
+async function stopAll(r: Running, deadlineMs: number, log: Logger): Promise<{ forced: boolean }> {
   await r.reconciler?.stop();
   await r.relay?.stop();
   const closed = r.server.stop();
@@ -366,6 +366,8 @@ async function stopAll(r: Running, deadlineMs: number): Promise<{ forced: boolea
     r.pool ? r.pool.close(deadlineMs) : { forced: false },
     r.admission.close(Math.min(deadlineMs, 5000)),
   ]);
+  // Stages close their workspaces in the background: none is left half-removed.
+  await stageWorkspacesClosed(log);
   r.http.closeAllConnections();
   await closed;
   await r.backend.close();

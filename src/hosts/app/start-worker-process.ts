@@ -18,7 +18,7 @@ import { logRedisCheck } from './log-redis-check.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { probotClass, type GitHubAppCredentials } from './probot-class.js';
 import { openQueueBackend, type QueueBackend } from './queue-backend.js';
-import { startWorkers, type WorkerSettings } from './worker-runtime.js';
+import { stageWorkspacesClosed, startWorkers, type WorkerSettings } from './worker-runtime.js';
 
 export interface WorkerProcess {
   backend: QueueBackend;
@@ -112,6 +112,8 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     stop(deadlineMs = 30_000) {
       stopping ??= (async () => {
         const result = await pool.close(deadlineMs);
+        // Stages close their workspaces in the background: none is left half-removed.
+        await stageWorkspacesClosed(options.log);
         http?.closeAllConnections();
         await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
         await backend.close();

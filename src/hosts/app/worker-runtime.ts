@@ -3,6 +3,7 @@ import type { Probot } from 'probot';
 import type { Redactor } from '../../artifacts/redact.js';
 import { createInstallationAuth } from '../../github/installation-auth.js';
 import type { Logger } from '../../logger.js';
+import { workspacesClosed } from '../../git/workspace.js';
 import { createInstallationLimiter, type RateLimit } from '../../scheduler/installation-limiter.js';
 import type { AppMetrics } from '../../scheduler/metrics.js';
 import type { RunFailedHook, StageProcessors } from '../../runs/types.js';
@@ -20,6 +21,15 @@ import { callJournalKey, createRedisCallJournal } from '../../runs/redis-call-jo
 import { createRedisSpendLedger } from '../../runs/redis-spend-ledger.js';
 import type { MoneyPorts } from '../../scheduler/stage-runtime.js';
 import { planApprovalPolicy } from './stages/plan-approval.js';
+
+/** How long shutdown waits for the workspaces stages close in the background. */
+const CLOSE_DEADLINE_MS = 30_000;
+
+/** Shutdown, after the workers stopped: the workspaces their stages closed are closed. */
+export async function stageWorkspacesClosed(log: Logger): Promise<void> {
+  if (!(await workspacesClosed(CLOSE_DEADLINE_MS)))
+    log.warn({ deadline_ms: CLOSE_DEADLINE_MS }, 'workspaces still closing at exit');
+}
 
 export interface WorkerSettings {
   processors: StageProcessors;

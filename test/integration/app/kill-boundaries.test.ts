@@ -277,9 +277,14 @@ describe('a worker SIGKILLed at a stage boundary, then a new worker', () => {
         }),
       ).toBe('');
 
-      // No job folder and no worktree of a job left (the recycled worktrees wait in pool/).
+      // No job folder and no worktree of a job left (the recycled worktrees wait in pool/),
+      // once the last stage's workspace, closed in the background, is closed.
       const jobs = join(world.workdir, 'jobs');
-      expect(existsSync(jobs) ? readdirSync(jobs) : []).toEqual([]);
+      await waitFor(
+        () => (existsSync(jobs) ? readdirSync(jobs) : []).length === 0 || undefined,
+        underLoad(30_000),
+        'no job folder left',
+      );
       const mirror = join(world.workdir, 'mirrors', 'Codertocat', 'Hello-World.git');
       const list = execFileSync('git', ['--git-dir', mirror, 'worktree', 'list', '--porcelain'], {
         encoding: 'utf8',

@@ -10,7 +10,7 @@ import { stageModelOf } from '../../../config/repo-config.js';
 import type { SandboxPolicy } from '../../../exec/index.js';
 import { checkoutBranchTip } from '../../../git/branch.js';
 import {
-  closeWorkspace,
+  closeWorkspaceLater,
   openWorkspace,
   type Workspace,
   type WorkspaceOptions,
@@ -162,8 +162,7 @@ export async function withStageWorkspace<T>(
     );
     return result;
   } finally {
-    await closeWorkspace(ws, ctx.log).catch((err: unknown) =>
-      ctx.log.warn({ err: String(err) }, 'workspace cleanup failed'),
-    );
+    // Off the stage's path: parked or removed while the next stage is queued (issue #38).
+    closeWorkspaceLater(ws, ctx.log);
   }
 }
