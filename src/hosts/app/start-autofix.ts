@@ -264,7 +264,11 @@ async function startWebServer(
     host: options.host,
     port,
     log: probotServerLog(options.log) as never,
-    Probot: limitWebhookBody(s.ProbotWithDefaults, options.maxWebhookBytes, s.deliveries),
+    Probot: limitWebhookBody(
+      probotClass(options.github, options.log, { webhooksOnly: true }),
+      options.maxWebhookBytes,
+      s.deliveries,
+    ),
   });
   await server.load(
     createApp({
