@@ -1,9 +1,11 @@
 /**
  * `npm run bench:webhooks`: signed-delivery intake of `autofix serve --no-workers` (real Redis on
  * loopback) side by side with a bare Probot app whose handler does nothing, at 1, 8 and 32
- * connections under wrk; trigger jobs persisted must equal the deliveries answered. Then the per-issue
- * pipeline overhead (webhook → PR request, minus LLM and validation time) of the real pipeline
- * with a scripted LLM, in three settings (bench/webhooks/overhead.ts).
+ * connections under wrk; trigger jobs persisted must equal the deliveries answered (admission, in
+ * the same process, waits for a quiet intake: the table says how many triggers it had left when
+ * the last run ended). Then the per-issue pipeline overhead (webhook → PR request, minus LLM and
+ * validation time) of the real pipeline with a scripted LLM, in three settings
+ * (bench/webhooks/overhead.ts).
  * Env: BENCH_SECONDS (per run, default 6), BENCH_REPEATS (default 2), BENCH_OVERHEAD_RUNS
  * (default 20), BENCH_OVERHEAD_PROD_RUNS (default 4), REDIS_URL.
  */
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
     ok?: number;
     lost?: number;
   }[] = [];
+  let backlog = 0;
   let issueBase = 0;
   const wrk = (url: string, connections: number, seconds: number): Promise<WrkResult> =>
     runWrk({
@@ -144,6 +147,8 @@ async function main(): Promise<void> {
       // Jobs and losses count every run at this level, not only the best one.
       rows.push(best.probot!, { ...best.autofix!, jobs, ok, lost: Math.max(0, ok - jobs) });
     }
+    const left = await triggers.getJobCounts('wait', 'active', 'prioritized', 'delayed');
+    backlog = Object.values(left).reduce((a, b) => a + b, 0);
   } finally {
     bare.kill('SIGTERM');
     autofix.kill('SIGTERM');
@@ -207,6 +212,10 @@ async function main(): Promise<void> {
       `| ${app} | ${c} | ${f(r.rps, 0)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} | ${r.non2xx + r.socketErrors} | ${ok ?? '—'} | ${jobs ?? '—'} | ${lost ?? '—'} |`,
     );
   }
+  console.log(
+    `\nTriggers not yet admitted when the last run ended: ${backlog} (persisted; admission ` +
+      'takes them once deliveries stop arriving)',
+  );
   const p = (xs: number[], q: number): string => f(percentile(xs, q), 0);
   console.log(
     '\nPer-issue pipeline overhead: the real pipeline in-process (scripted LLM, fake GitHub, local bare ' +
@@ -256,8 +265,13 @@ async function main(): Promise<void> {
   const ours = rows.find((row) => row.app === 'autofix serve' && row.c === top)!;
   const theirs = rows.find((row) => row.app === 'probot (bare)' && row.c === top)!;
   const lost = rows.reduce((sum, row) => sum + (row.lost ?? 0), 0);
+  const ratios = LEVELS.map((c) => {
+    const rps = (app: string): number => rows.find((row) => row.app === app && row.c === c)!.r.rps;
+    return rps('autofix serve') / rps('probot (bare)');
+  });
   console.log(
     `SUMMARY webhooks rps=${f(ours.r.rps, 0)} ratio_vs_probot=${f(ours.r.rps / theirs.r.rps, 2)} ` +
+      `min_ratio_vs_probot=${f(Math.min(...ratios), 2)} admission_backlog=${backlog} ` +
       `p99_ms=${f(ours.r.p99Ms, 2)} lost=${lost} ` +
       `overhead_p50_ms=${f(
         percentile(

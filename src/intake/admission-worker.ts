@@ -23,7 +23,7 @@ export type AdmitFn = (
   log: Logger,
 ) => Promise<string>;
 
-export function startAdmissionWorker(options: {
+export interface AdmissionWorkerOptions {
   redisUrl: string;
   prefix: string;
   auth: InstallationAuth;
@@ -35,13 +35,21 @@ export function startAdmissionWorker(options: {
   concurrency?: number;
   stalledIntervalMs?: number;
   lockDurationMs?: number;
-}): AdmissionWorker {
+  /**
+   * Awaited before each admission: deliveries being answered go first (deliveries-first.ts). The
+   * job is active meanwhile (its lock is renewed); keep the wait well under `lockDurationMs`.
+   */
+  yieldTo?: () => Promise<void>;
+}
+
+export function startAdmissionWorker(options: AdmissionWorkerOptions): AdmissionWorker {
   let active = 0;
   const worker = new Worker<TriggerJobData, string>(
     TRIGGER_QUEUE,
     async (job) => {
       active++;
       try {
+        await options.yieldTo?.();
         return await admitJob(job);
       } finally {
         active--;

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Probot } from 'probot';
+import type { DeliveryActivity } from '../../intake/deliveries-first.js';
 import { readCappedBody } from './read-capped-body.js';
 
 /** GitHub caps webhook payloads at 25 MB and does not deliver larger events. */
@@ -88,10 +89,14 @@ function hasDeliveryId(req: IncomingMessage): boolean {
   return typeof id === 'string' && id.trim() !== '';
 }
 
+/** What the server tells admission about deliveries (deliveries-first.ts). */
+export type DeliveryTracker = Pick<DeliveryActivity, 'begin' | 'end'>;
+
 function limitMiddleware(
   middleware: NodeMiddleware,
   path: string,
   maxBytes: number,
+  activity?: DeliveryTracker,
 ): NodeMiddleware {
   return async (
     req: IncomingMessage,
@@ -99,6 +104,11 @@ function limitMiddleware(
     next?: Parameters<NodeMiddleware>[2],
   ): Promise<boolean> => {
     if (!isWebhookPost(req, path)) return (await middleware(req, res, next)) as boolean;
+    if (activity) {
+      activity.begin();
+      // 'close' comes once, answered or not (a sender that went away mid-body included).
+      res.once('close', activity.end);
+    }
     if (!hasDeliveryId(req))
       return refuse(req, res, 400, 'Bad Request: the X-GitHub-Delivery header is missing or empty');
     if (Number(req.headers['content-length']) > maxBytes) return refuseTooLarge(req, res, maxBytes);
@@ -113,17 +123,21 @@ function limitMiddleware(
   };
 }
 
-/** Probot whose webhook middleware reads at most `maxBytes` of a delivery. */
+/**
+ * Probot whose webhook middleware reads at most `maxBytes` of a delivery, and tells `activity`
+ * when each delivery arrives and is answered.
+ */
 export function limitWebhookBody(
   Base: typeof Probot,
   maxBytes: number = MAX_WEBHOOK_BYTES,
+  activity?: DeliveryTracker,
 ): typeof Probot {
   return class extends Base {
     override async getNodeMiddleware(
       options: Parameters<Probot['getNodeMiddleware']>[0] = {},
     ): Promise<NodeMiddleware> {
       const middleware = await super.getNodeMiddleware(options);
-      return limitMiddleware(middleware, options.path ?? this.webhookPath, maxBytes);
+      return limitMiddleware(middleware, options.path ?? this.webhookPath, maxBytes, activity);
     }
   };
 }

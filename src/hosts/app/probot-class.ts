@@ -33,14 +33,55 @@ function withAuthBaseUrl(Octokit: typeof ProbotOctokit, apiUrl: string): typeof 
   });
 }
 
-/** Probot configured once for the web server and the workers of a process. */
-export function probotClass(credentials: GitHubAppCredentials, log: Logger): typeof Probot {
+/** What a webhook handler finds in `context.octokit`. */
+export const NO_CLIENT_IN_INTAKE =
+  'the webhook server gives handlers no GitHub client: intake asks GitHub nothing (AGENTS.md); ' +
+  "call GitHub from the trigger's admission (intake/admit-trigger.ts)";
+
+/**
+ * Probot builds an installation Octokit for every delivery (`context.octokit`): plugins, auth,
+ * throttling, about a tenth of what answering a delivery cost (bench:webhooks, issue #38). Intake
+ * asks GitHub nothing, so the webhook server's Octokit answers Probot's `event-octokit` request
+ * with one shared client that refuses every request. Every other client is unchanged.
+ */
+function withoutEventClients(Octokit: typeof ProbotOctokit): typeof ProbotOctokit {
+  let refusing: Promise<unknown> | undefined;
+  return class extends Octokit {
+    constructor(...args: ConstructorParameters<typeof ProbotOctokit>) {
+      super(...args);
+      const auth = this.auth;
+      this.auth = (...options: unknown[]): Promise<unknown> => {
+        if ((options[0] as { type?: string } | undefined)?.type !== 'event-octokit')
+          return auth(...options);
+        refusing ??= Promise.resolve(refusingClient(this.constructor as typeof ProbotOctokit));
+        return refusing;
+      };
+    }
+  };
+}
+
+function refusingClient(Octokit: typeof ProbotOctokit): InstanceType<typeof ProbotOctokit> {
+  const client = new Octokit();
+  client.hook.wrap('request', () => Promise.reject(new Error(NO_CLIENT_IN_INTAKE)));
+  return client;
+}
+
+/**
+ * Probot configured once for the web server and the workers of a process. `webhooksOnly`: the
+ * webhook server's, whose handlers get no GitHub client (`withoutEventClients`).
+ */
+export function probotClass(
+  credentials: GitHubAppCredentials,
+  log: Logger,
+  options: { webhooksOnly?: boolean } = {},
+): typeof Probot {
+  const Octokit = withAuthBaseUrl(credentials.Octokit ?? ProbotOctokit, credentials.apiUrl);
   return Probot.defaults({
     appId: credentials.appId,
     privateKey: credentials.privateKey,
     secret: credentials.webhookSecret ?? '',
     baseUrl: credentials.apiUrl,
     log: log as never,
-    Octokit: withAuthBaseUrl(credentials.Octokit ?? ProbotOctokit, credentials.apiUrl),
+    Octokit: options.webhooksOnly ? withoutEventClients(Octokit) : Octokit,
   });
 }

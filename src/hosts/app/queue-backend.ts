@@ -1,7 +1,8 @@
 /**
- * The Redis side shared by web and worker processes: one producer connection (fails fast when
- * Redis is away, so intake can answer 503 instead of queueing commands in memory), the stage
- * queues, the run registry and the run store. Checked first: Redis must answer and must not evict keys.
+ * The Redis side shared by web and worker processes: the producer connections (they fail fast
+ * when Redis is away, so intake can answer 503 instead of queueing commands in memory; the
+ * trigger queue has its own), the stage queues, the run registry and the run store. Checked
+ * first: Redis must answer and must not evict keys.
  */
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -42,19 +43,16 @@ export async function openQueueBackend(options: {
   admissionRetry?: RetryPolicy;
 }): Promise<QueueBackend> {
   const check = await checkRedis(options.redisUrl);
-  const redis = new Redis(options.redisUrl, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 3000,
-    // Concurrent deliveries' commands leave in one write instead of one each.
-    enableAutoPipelining: true,
+  // Concurrent stage and admission commands leave in one write instead of one each.
+  const redis = await producerConnection(options.redisUrl, true);
+  // The trigger queue batches its adds itself (trigger-intake.ts): no auto-pipelining there.
+  const intake = await producerConnection(options.redisUrl, false).catch((err: unknown) => {
+    redis.disconnect();
+    throw err;
   });
-  redis.on('error', () => undefined); // reconnects on its own; callers see failed commands
-  await redis.connect();
   const queues = createStageQueues(redis, options.prefix, options.retry);
   const triggers = new Queue<TriggerJobData>(TRIGGER_QUEUE, {
-    connection: redis,
+    connection: intake,
     prefix: options.prefix,
     // Kept 3 days (GitHub's redelivery window): a redelivered trigger finds its job and adds none.
     defaultJobOptions: {
@@ -73,7 +71,24 @@ export async function openQueueBackend(options: {
     check,
     async close() {
       await Promise.all([closeStageQueues(queues), triggers.close()]);
-      await redis.quit().catch(() => redis.disconnect());
+      await Promise.all([redis, intake].map((r) => r.quit().catch(() => r.disconnect())));
     },
   };
+}
+
+/**
+ * A connection that fails fast when Redis is away, so intake can answer 503 instead of queueing
+ * commands in memory.
+ */
+async function producerConnection(redisUrl: string, autoPipelining: boolean): Promise<Redis> {
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3000,
+    enableAutoPipelining: autoPipelining,
+  });
+  redis.on('error', () => undefined); // reconnects on its own; callers see failed commands
+  await redis.connect();
+  return redis;
 }

@@ -17,6 +17,7 @@ import { createTriggerIntake } from '../../intake/trigger-intake.js';
 import { createAdmission } from '../../intake/admit-trigger.js';
 import { createInstallationLifecycle } from '../../intake/installation-gone.js';
 import { createAppIdentity, type AppIdentity } from '../../intake/app-identity.js';
+import { createDeliveryActivity, type DeliveryActivity } from '../../intake/deliveries-first.js';
 import { createPermissionChecker } from '../../intake/permission-checker.js';
 import { createRepoConfigLoader, type RepoConfigLoader } from '../../intake/repo-config-loader.js';
 import type { AppMetrics } from '../../scheduler/metrics.js';
@@ -109,6 +110,8 @@ interface Startup {
   identity: AppIdentity;
   /** Verified deliveries, for the status page. */
   activity: WebhookActivity;
+  /** Deliveries being answered: admission waits for a quiet moment (deliveries-first.ts). */
+  deliveries: DeliveryActivity;
   /** One config cache for admission and the webhooks' early filter (peek). */
   configs: RepoConfigLoader;
   proxyUrl: string | undefined;
@@ -128,6 +131,7 @@ interface Running {
   http: HttpServer;
   pool: WorkerPool | undefined;
   admission: AdmissionWorker;
+  deliveries: DeliveryActivity;
   backend: QueueBackend;
 }
 
@@ -156,7 +160,16 @@ export async function startAutofix(options: AutofixServerOptions): Promise<Autof
   if (pool) started.pool = pool;
   else options.log.info('--no-workers: this process only takes webhooks');
 
-  const running: Running = { reconciler, relay, server, http, pool, admission, backend: s.backend };
+  const running: Running = {
+    reconciler,
+    relay,
+    server,
+    http,
+    pool,
+    admission,
+    deliveries: s.deliveries,
+    backend: s.backend,
+  };
   let stopping: Promise<{ forced: boolean }> | undefined;
   return {
     url: `http://${server.host}:${server.port}`,
@@ -188,6 +201,7 @@ async function prepare(options: AutofixServerOptions): Promise<Startup> {
     appProbot,
     identity: createAppIdentity(() => appProbot.auth()),
     activity: createWebhookActivity(),
+    deliveries: createDeliveryActivity(),
     configs: createRepoConfigLoader({ ttlMs: options.configCacheMs }),
     proxyUrl:
       options.webhookProxyUrl === undefined
@@ -250,7 +264,11 @@ async function startWebServer(
     host: options.host,
     port,
     log: probotServerLog(options.log) as never,
-    Probot: limitWebhookBody(s.ProbotWithDefaults, options.maxWebhookBytes),
+    Probot: limitWebhookBody(
+      probotClass(options.github, options.log, { webhooksOnly: true }),
+      options.maxWebhookBytes,
+      s.deliveries,
+    ),
   });
   await server.load(
     createApp({
@@ -324,6 +342,7 @@ function startAdmission(s: Startup): AdmissionWorker {
     }),
     log,
     metrics,
+    yieldTo: s.deliveries.quiet,
     ...options.admissionStalled,
   });
 }
@@ -362,6 +381,7 @@ async function stopAll(r: Running, deadlineMs: number, log: Logger): Promise<{ f
   await r.relay?.stop();
   const closed = r.server.stop();
   r.http.closeIdleConnections();
+  r.deliveries.release(); // admissions waiting for a quiet moment go now
   const [result] = await Promise.all([
     r.pool ? r.pool.close(deadlineMs) : { forced: false },
     r.admission.close(Math.min(deadlineMs, 5000)),

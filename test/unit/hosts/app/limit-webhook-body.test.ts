@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { Probot } from 'probot';
 import { createLogger } from '../../../../src/logger.js';
 import { limitWebhookBody } from '../../../../src/hosts/app/limit-webhook-body.js';
+import {
+  createDeliveryActivity,
+  type DeliveryActivity,
+} from '../../../../src/intake/deliveries-first.js';
 import { sign } from '../../../helpers/webhooks.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 import { postBody } from '../../../integration/app/post-body.js';
 
 const SECRET = 'body-limit-secret';
@@ -28,10 +33,12 @@ describe('limitWebhookBody', () => {
   let server: Server;
   let url: string;
   let received: unknown[];
+  let activity: DeliveryActivity;
 
   beforeEach(async () => {
     received = [];
-    const LimitedProbot = limitWebhookBody(Probot, CAP);
+    activity = createDeliveryActivity();
+    const LimitedProbot = limitWebhookBody(Probot, CAP, activity);
     const probot = new LimitedProbot({
       githubToken: 'unused',
       secret: SECRET,
@@ -143,5 +150,41 @@ describe('limitWebhookBody', () => {
   it('leaves other paths to the other handlers without reading their bodies', async () => {
     const result = await postBody(`${url}/elsewhere`, { bytes: 4 * CAP, chunked: true });
     expect(result.status).toBe(404);
+  });
+
+  it('counts a delivery in flight from its arrival until it is answered or its sender hangs up', async () => {
+    const { request } = await import('node:http');
+    const body = JSON.stringify({ zen: 'counted' });
+    const answered = new Promise<number | undefined>((resolve) => {
+      const req = request(`${url}${WEBHOOK_PATH}`, { method: 'POST', headers: headersFor(body) });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.write(body.slice(0, 5));
+      void waitFor(() => activity.inFlight() === 1, undefined, 'the delivery in flight').then(() =>
+        req.end(body.slice(5)),
+      );
+    });
+    expect(await answered).toBe(200);
+    await waitFor(() => activity.inFlight() === 0, undefined, 'the answered delivery');
+
+    await new Promise<void>((resolve) => {
+      const req = request(`${url}${WEBHOOK_PATH}`, { method: 'POST', headers: headersFor('{}') });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write('{"half": "');
+      void waitFor(() => activity.inFlight() === 1, undefined, 'the second delivery').then(() =>
+        req.destroy(),
+      );
+    });
+    await waitFor(() => activity.inFlight() === 0, undefined, 'the abandoned delivery');
+  });
+
+  it('counts no request to another path', async () => {
+    const res = await fetch(`${url}/elsewhere`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(404);
+    expect(activity.inFlight()).toBe(0);
+    await expect(activity.quiet()).resolves.toBeUndefined(); // nothing was ever counted
   });
 });
