@@ -36,7 +36,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { cacheRoot } from './layout.js';
 import { relocateText } from './relocate.js';
-import { readManifest } from './restore.js';
+import { absent, readManifest } from './restore.js';
 
 /** The job folder's record of the key its worktree was last set up for. */
 export const setupDoneFile = (jobDir: string): string => join(jobDir, 'setup-done-key');
@@ -166,11 +166,6 @@ async function readRecord(dir: string): Promise<HandOffRecord | undefined> {
   } catch {
     return undefined;
   }
-}
-
-async function absent(worktree: string, paths: readonly string[]): Promise<boolean> {
-  for (const p of paths) if (await lstat(join(worktree, p)).catch(() => undefined)) return false;
-  return true;
 }
 
 /**

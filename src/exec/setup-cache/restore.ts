@@ -66,7 +66,8 @@ export async function changedFile(root: string, manifest: Manifest): Promise<str
   return undefined;
 }
 
-async function absent(worktree: string, paths: readonly string[]): Promise<boolean> {
+/** Whether none of `paths` exists in `worktree` (links not followed). */
+export async function absent(worktree: string, paths: readonly string[]): Promise<boolean> {
   for (const p of paths) {
     if (await lstat(join(worktree, p)).catch(() => undefined)) return false;
   }
