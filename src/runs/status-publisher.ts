@@ -176,13 +176,16 @@ async function commentIdFor(
   return { id: undefined, created: false };
 }
 
-/** Writes the newest version, and again while a newer one arrives. */
+/**
+ * Writes the newest version, and again while a newer one arrives. Answers how long to wait
+ * instead when it is too early to create the comment (the caller schedules the retry).
+ */
 async function write(
   p: Publisher,
   state: RunState,
   version: StatusVersion,
   immediate: boolean,
-): Promise<void> {
+): Promise<{ retryInMs: number } | undefined> {
   const runKey = keyOf(p, version.runId);
   const [revText, newestBody] = await p.redis.autofixStatusOffer(
     runKey,
@@ -194,20 +197,17 @@ async function write(
   let body = newestBody ?? version.body;
   if (!immediate && state.commentId === undefined && version.commentId === undefined) {
     const wait = version.startedAt + p.createAfterMs - p.now();
-    if (wait > 0 && !(await p.redis.hget(runKey, 'commentId'))) {
-      // Too early to create it: try again then (or at the run's end, whichever comes first).
-      schedule(p, state, version, wait);
-      return;
-    }
+    // Too early to create it: try again then (or at the run's end, whichever comes first).
+    if (wait > 0 && !(await p.redis.hget(runKey, 'commentId'))) return { retryInMs: wait };
   }
   const { id, created } = await commentIdFor(p, state, version, body);
-  if (id === undefined) return;
+  if (id === undefined) return undefined;
   state.commentId = id;
   if (!created) await version.target.update(id, body);
   for (;;) {
     const [latestRev, latestBody] = await p.redis.hmget(runKey, 'rev', 'body');
     if (!latestRev || Number(latestRev) <= rev || latestBody === null || latestBody === undefined)
-      return;
+      return undefined;
     rev = Number(latestRev);
     body = latestBody;
     await version.target.update(id, body);
@@ -221,7 +221,10 @@ function run(p: Publisher, state: RunState, immediate: boolean): Promise<void> {
       const version = state.pending;
       state.pending = undefined;
       try {
-        await write(p, state, version, immediate);
+        const later = await write(p, state, version, immediate);
+        // Pending again, on a timer (unless a newer version came meanwhile): looping here would
+        // ask Redis again and again until then.
+        if (later && !state.pending) return schedule(p, state, version, later.retryInMs);
       } catch (err) {
         p.log.warn({ err }, 'could not publish the status comment');
       }

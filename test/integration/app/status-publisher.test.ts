@@ -139,6 +139,33 @@ describe('status publisher', () => {
     expect(comment.body()).toBe('plan running');
   });
 
+  it('too early to create the comment: decides once and waits, without asking Redis again and again', async () => {
+    const comment = fakeComment();
+    const now = Date.now();
+    let looked = 0;
+    const p = createStatusPublisher({
+      redis,
+      prefix,
+      log: silentLogger,
+      debounceMs: 0,
+      createAfterMs: 60_000,
+      now: () => {
+        looked += 1;
+        return now + 100;
+      },
+    });
+    p.submit(version('r5', 0, 'triage running', comment.target(), { startedAt: now }));
+    await waitFor(() => looked > 0 || undefined, WAIT_MS, 'the publisher to look at the clock');
+    // Twenty round trips on the publisher's connection: a publisher that retried at once (it
+    // did: the retry went back into its own loop) decided again on nearly each of them.
+    for (let i = 0; i < 20; i++) await redis.ping();
+    expect(looked).toBe(1);
+    expect(comment.creates()).toBe(0);
+    await p.flush('r5');
+    expect(comment.creates()).toBe(1);
+    expect(comment.body()).toBe('triage running');
+  });
+
   it('a run that ends before createAfterMs gets its comment at the end, with the final state', async () => {
     const comment = fakeComment();
     const p = createStatusPublisher({ redis, prefix, log: silentLogger, createAfterMs: 60_000 });
