@@ -26,6 +26,7 @@ import {
   claimParkedWorktree,
   parkWorktree,
   poolDir,
+  type LeftInWorktree,
   refreshWorktree,
   sweepAbandonedSlots,
 } from './worktree-pool.js';
@@ -143,6 +144,8 @@ export async function assertCleanWorktree(ref: WorktreeRef, head?: string): Prom
 
 /** Registers a worktree at `sha` without writing its files (checkOutNewWorktree). Under the lock. */
 async function addWorktree(mirror: string, worktree: string, sha: string): Promise<void> {
+  // A crashed attempt of the same job may have left its registration behind its folder.
+  await runGit(['worktree', 'prune'], { cwd: mirror });
   await runGit(['worktree', 'add', '--quiet', '--no-checkout', '--detach', worktree, sha], {
     cwd: mirror,
   });
@@ -233,13 +236,16 @@ function workspaceRecord(
 /** A fresh job folder (with HOME and TMPDIR) owned by this process; what dead jobs left, swept. */
 async function prepareJobDir(ws: Workspace, options: WorkspaceOptions): Promise<void> {
   // A retried job reuses its id: what a crashed attempt left is dropped and git forgets its
-  // worktree.
-  await removeJobDir(
-    ws.jobDir,
-    ws.mirrorDir,
-    () => runGit(['worktree', 'prune'], { cwd: ws.mirrorDir }).then(() => undefined),
-    options.lockTimeoutMs,
-  );
+  // worktree (a registration whose folder is gone already is forgotten before a worktree is
+  // added at its path: addWorktree).
+  if (existsSync(ws.jobDir)) {
+    await removeJobDir(
+      ws.jobDir,
+      ws.mirrorDir,
+      () => runGit(['worktree', 'prune'], { cwd: ws.mirrorDir }).then(() => undefined),
+      options.lockTimeoutMs,
+    );
+  }
   await mkdir(ws.homeDir, { recursive: true });
   await mkdir(ws.tmpDir, { recursive: true });
   await claimJobDir(ws.jobDir, ws.mirrorDir);
@@ -358,7 +364,9 @@ export async function closeWorkspace(
     parkable &&
     (await scrubMirrorLocked(ws.mirrorDir, logger)
       .then(() => setAsideUntracked(ws))
-      .then(() => parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees))
+      .then((left) =>
+        parkWorktree(poolDir(ws.workdir, ws.repo), ws.mirrorDir, ws, ws.recycleWorktrees, left),
+      )
       .catch(() => false));
   onReleased?.();
   await removeJobDir(ws.jobDir, ws.mirrorDir, async () => {
@@ -375,9 +383,10 @@ export async function closeWorkspace(
 /**
  * What git does not track (installed dependencies, builds, the job's own files) renamed out of
  * the worktree into the job's folder before parking: the pool's `git clean` then has nothing to
- * delete, and the job folder's removal takes it all, after the worktree is parked.
+ * delete, and the job folder's removal takes it all, after the worktree is parked. Says what
+ * parking still has to scrub: tracked files changed, untracked paths that could not be moved.
  */
-async function setAsideUntracked(ws: Workspace): Promise<void> {
+async function setAsideUntracked(ws: Workspace): Promise<LeftInWorktree> {
   const status = await worktreeGit(ws, [
     'status',
     '--porcelain=v1',
@@ -385,17 +394,19 @@ async function setAsideUntracked(ws: Workspace): Promise<void> {
     '--ignored=traditional',
     '--untracked-files=normal',
   ]);
-  const paths = status.stdout
-    .split('\0')
-    .filter((e) => e.startsWith('!! ') || e.startsWith('?? '))
-    .map((e) => e.slice(3).replace(/\/$/, ''));
+  const entries = status.stdout.split('\0').filter(Boolean);
+  const untracked = (e: string): boolean => e.startsWith('!! ') || e.startsWith('?? ');
+  const paths = entries.filter(untracked).map((e) => e.slice(3).replace(/\/$/, ''));
   const aside = join(ws.jobDir, 'set-aside');
   await mkdir(aside, { recursive: true });
   let n = 0;
+  let stuck = false;
   for (const p of paths) {
     // Whatever cannot be moved stays for `git clean`.
-    await rename(join(ws.worktree, p), join(aside, String(n++))).catch(() => undefined);
+    await rename(join(ws.worktree, p), join(aside, String(n++))).catch(() => (stuck = true));
   }
+  // Anything else is a tracked change (a rename's second path is its own NUL-separated entry).
+  return { changed: entries.some((e) => !untracked(e)), untracked: stuck };
 }
 
 /**

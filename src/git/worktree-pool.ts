@@ -85,9 +85,20 @@ export async function refreshWorktree(ref: WorktreeRef, sha: string): Promise<vo
   await worktreeGit(ref, ['clean', '-q', '-ffdx']);
 }
 
+/** What a job left in its worktree that parking must scrub (the caller's `git status` says). */
+export interface LeftInWorktree {
+  /** Tracked files changed, staged or not: `reset --hard`. */
+  changed: boolean;
+  /** Untracked or ignored paths: `clean -ffdx`. */
+  untracked: boolean;
+}
+
+const EVERYTHING: LeftInWorktree = { changed: true, untracked: true };
+
 /**
  * Scrubs and parks a job's worktree; false when the pool is full or parking failed (the caller
- * then removes it).
+ * then removes it). Only what `left` names is scrubbed (each step is a git process; a claim
+ * checks the worktree out again and checks it is clean anyway).
  * The job's local branch must be deleted by the caller afterwards (HEAD is detached here).
  */
 export async function parkWorktree(
@@ -95,15 +106,18 @@ export async function parkWorktree(
   mirrorDir: string,
   ref: WorktreeRef,
   max: number,
+  left: LeftInWorktree = EVERYTHING,
 ): Promise<boolean> {
   const slot = await reserveSlot(pool, max);
   if (!slot) return false;
   try {
     // The job is over: a lock left by a git command it killed (a timeout) would fail the reset.
     await rm(join(ref.gitDir, 'index.lock'), { force: true });
-    await worktreeGit(ref, ['reset', '--quiet', '--hard']);
-    await worktreeGit(ref, ['clean', '-q', '-ffdx']);
-    await worktreeGit(ref, ['checkout', '--quiet', '--detach']);
+    if (left.changed) await worktreeGit(ref, ['reset', '--quiet', '--hard']);
+    if (left.untracked) await worktreeGit(ref, ['clean', '-q', '-ffdx']);
+    // Our own record of the worktree's HEAD (never the worktree's `.git` file, see worktree-git).
+    const head = await readFile(join(ref.gitDir, 'HEAD'), 'utf8');
+    if (head.startsWith('ref:')) await worktreeGit(ref, ['checkout', '--quiet', '--detach']);
     await writeFile(join(slot, 'gitdir'), ref.gitDir);
     await withMirrorLock(mirrorDir, async () => {
       await runGit(['worktree', 'lock', '--reason', 'parked in the autofix pool', ref.worktree], {

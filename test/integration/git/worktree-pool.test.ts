@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { prepareBranch } from '../../../src/git/branch.js';
@@ -65,6 +65,29 @@ describe('worktree recycling (opt-in) and the .git link', () => {
     expect(existsSync(join(second.worktree, 'src/new.js'))).toBe(true);
     expect(git(second.mirrorDir, ['branch', '--list'])).toBe('');
     await closeWorkspace(second);
+  });
+
+  it('parks a worktree scrubbed and detached: a staged change, an untracked file, a branch', async () => {
+    const first = await open('r1');
+    await prepareBranch(first, {
+      name: 'autofix/fix/2-y',
+      issue: 2,
+      identity: DEFAULT_BOT_IDENTITY,
+    });
+    await writeFile(join(first.worktree, 'README.md'), 'staged\n');
+    git(first.worktree, ['add', 'README.md']);
+    await writeFile(join(first.worktree, 'src/app.js'), 'changed, not staged\n');
+    await writeFile(join(first.worktree, 'left.txt'), 'x');
+    await closeWorkspace(first);
+    const [slot] = await pool();
+    const parked = join(workdir, 'pool', 'acme', 'demo', slot!, 'demo');
+    const inPool = ['--git-dir', first.gitDir, '--work-tree', parked];
+    expect(git(parked, [...inPool, 'status', '--porcelain', '--ignored'])).toBe('');
+    expect(readFileSync(join(first.gitDir, 'HEAD'), 'utf8')).not.toMatch(/^ref:/);
+    // The same, parked by a job that changed nothing: nothing to scrub, still detached.
+    const second = await open('r2');
+    await closeWorkspace(second);
+    expect(git(parked, [...inPool, 'status', '--porcelain', '--ignored'])).toBe('');
   });
 
   it('keeps at most N parked worktrees per repository', async () => {
