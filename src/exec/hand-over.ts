@@ -14,11 +14,11 @@
  * A directory that is not a job's own (`/`, `/tmp`, a home directory, anything near the root) is
  * refused outright: handing `/tmp` over would give the sandbox user every file in it.
  */
-import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { AutofixError } from '../errors.js';
+import { launch } from './launcher/launcher.js';
 import type { SandboxIdentity } from './sandbox-policy.js';
 
 const SHARED_DIRS = new Set([
@@ -59,24 +59,25 @@ export function assertOwnDirectory(path: string): void {
   }
 }
 
-function chown(paths: readonly string[], from: string, to: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      'chown',
-      ['-R', '-P', '-h', `--from=${from}`, to, '--', ...paths],
-      { timeout: 120_000, env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } },
-      (err, _stdout, stderr) => {
-        if (!err) return resolvePromise();
-        reject(
-          new AutofixError(
-            'SANDBOX_UNAVAILABLE',
-            `cannot change the owner of the job's files (${from} → ${to}): ${stderr.trim() || err.message}`,
-            { recoverable: false },
-          ),
-        );
-      },
+async function chown(paths: readonly string[], from: string, to: string): Promise<void> {
+  const failed = (why: string): AutofixError =>
+    new AutofixError(
+      'SANDBOX_UNAVAILABLE',
+      `cannot change the owner of the job's files (${from} → ${to}): ${why}`,
+      { recoverable: false },
     );
+  const ran = await launch({
+    file: 'chown',
+    args: ['-R', '-P', '-h', `--from=${from}`, to, '--', ...paths],
+    cwd: '/',
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    timeoutMs: 120_000,
+  }).catch((err: unknown) => {
+    throw failed(err instanceof Error ? err.message : String(err));
   });
+  if (ran.timedOut) throw failed('timed out after 120 s');
+  if (ran.code !== 0)
+    throw failed(ran.stderr.toString('utf8').trim() || `exit ${ran.code ?? ran.signal}`);
 }
 
 /** Root's files in `paths` become the sandbox user's. */

@@ -12,9 +12,9 @@
  * the command line: same effect (nothing written to `.git/config` or a remote URL) but not visible
  * to other users in `ps`. Every message we build is redacted of the token and its header form.
  */
-import { spawn } from 'node:child_process';
 import { createRedactor, maskSecret, type Redactor } from '../artifacts/redact.js';
 import { AutofixError } from '../errors.js';
+import { launch } from '../exec/launcher/launcher.js';
 import { gitEnv, tokenHeaderValue } from './git-env.js';
 
 export interface GitOptions {
@@ -64,49 +64,36 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
   const redactOutput = exactRedactor(options.token);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const env = gitEnv(process.env, { extra: options.env, token: options.token });
-  return new Promise<GitResult>((resolve, reject) => {
-    const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new AutofixError('INTERNAL', `git could not start: ${e.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const result = {
-        stdout: redactOutput(Buffer.concat(out).toString('utf8')),
-        stderr: redact(Buffer.concat(err).toString('utf8')),
-        code: code ?? -1,
-      };
-      const shown = redact(args.join(' '));
-      if (timedOut) {
-        reject(
-          new AutofixError('TIMEOUT', `git ${shown} timed out after ${timeoutMs} ms`, {
-            details: { args: shown },
-          }),
-        );
-      } else if (result.code === 0 || options.okCodes?.includes(result.code)) resolve(result);
-      else {
-        reject(
-          new AutofixError(
-            'INTERNAL',
-            `git ${shown} failed (exit ${result.code}): ${result.stderr.trim()}`,
-            { details: { args: shown, exit_code: result.code, stderr: result.stderr } },
-          ),
-        );
-      }
-    });
-    child.stdin.on('error', () => undefined); // git may exit before reading all input
-    child.stdin.end(options.input ?? '');
+  const ran = await launch({
+    file: 'git',
+    args,
+    cwd: options.cwd,
+    env,
+    input: options.input,
+    timeoutMs,
+  }).catch((e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new AutofixError('INTERNAL', `git could not start: ${redact(message)}`);
   });
+  const result = {
+    stdout: redactOutput(ran.stdout.toString('utf8')),
+    stderr: redact(ran.stderr.toString('utf8')),
+    code: ran.code ?? -1,
+  };
+  const shown = redact(args.join(' '));
+  if (ran.timedOut) {
+    throw new AutofixError('TIMEOUT', `git ${shown} timed out after ${timeoutMs} ms`, {
+      details: { args: shown },
+    });
+  }
+  if (result.code === 0 || options.okCodes?.includes(result.code)) return result;
+  throw new AutofixError(
+    'INTERNAL',
+    `git ${shown} failed (exit ${result.code}): ${result.stderr.trim()}`,
+    {
+      details: { args: shown, exit_code: result.code, stderr: result.stderr },
+    },
+  );
 }
 
 /** Resolves a revision to a commit sha, or null when it does not exist. */
