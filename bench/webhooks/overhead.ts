@@ -41,6 +41,7 @@ import {
   TRIAGE,
 } from '../../test/helpers/sample-repo.js';
 import { deleteKeys } from '../../src/scheduler/delete-keys.js';
+import { workspacesClosed } from '../../src/git/workspace.js';
 import { deliver, labeledPayload } from '../../test/helpers/webhooks.js';
 
 async function until<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
@@ -168,6 +169,9 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
         60_000,
         `the end of issue ${issue}`,
       );
+      // One run at a time means the last one is over: its worktrees parked or removed too (they
+      // close in the background after each stage answered).
+      if (!(await workspacesClosed(60_000))) throw new Error('overhead run: closes did not end');
       if (i < warmup) continue;
       const calls = llm.chatRequests().slice(firstLlm);
       const llmMs = calls.reduce(
