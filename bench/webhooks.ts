@@ -7,7 +7,8 @@
  * validation time) of the real pipeline with a scripted LLM, in three settings
  * (bench/webhooks/overhead.ts).
  * Env: BENCH_SECONDS (per run, default 6), BENCH_REPEATS (default 2), BENCH_OVERHEAD_RUNS
- * (default 20), BENCH_OVERHEAD_PROD_RUNS (default 4), REDIS_URL.
+ * (default 20), BENCH_OVERHEAD_PROD_RUNS (default 4), REDIS_URL, BENCH_CPU_PROF (a folder: `autofix
+ * serve` writes its CPU profile there when it stops).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -78,8 +79,16 @@ async function main(): Promise<void> {
   const barePort = await freePort('127.0.0.1');
   const autofixPort = await freePort('127.0.0.1');
   const bare = start([join(DIST, 'bench/webhooks/bare-probot.js'), String(barePort)], env);
+  const profile = process.env.BENCH_CPU_PROF;
   const autofix = start(
-    [join(DIST, 'src/bin/autofix.js'), 'serve', '--no-workers', '--queue-prefix', prefix],
+    [
+      ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
+      join(DIST, 'src/bin/autofix.js'),
+      'serve',
+      '--no-workers',
+      '--queue-prefix',
+      prefix,
+    ],
     {
       ...env,
       ...github.env,

@@ -50,4 +50,7 @@ export const SAFE_GIT_CONFIG: readonly (readonly [key: string, value: string])[]
   ['safe.directory', '*'],
   ['core.checkStat', 'minimal'],
   ['core.trustctime', 'false'],
+  // A commit in a job's worktree would start `git maintenance run --auto` (a process) each time:
+  // the mirror is kept by its own `gc --auto` after fetches (mirror.ts).
+  ['maintenance.auto', 'false'],
 ];

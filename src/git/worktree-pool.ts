@@ -8,9 +8,9 @@
  * disk stays at one checkout per concurrent job. A claimed worktree that cannot be brought to the
  * base is dropped and replaced by a new one (workspace.ts), never parked again.
  *
- * A parked worktree is `git worktree lock`ed: while it is renamed in or out of the pool its
- * recorded path is briefly wrong, and `git worktree prune` (run by other jobs) skips locked
- * entries. Parking first takes a numbered slot with `mkdir` and claiming is a `rename` of the
+ * A parked worktree is locked (as `git worktree lock` does): while it is renamed in or out of the
+ * pool its recorded path is briefly wrong, and `git worktree prune` (run by other jobs) skips
+ * locked entries. Parking first takes a numbered slot with `mkdir` and claiming is a `rename` of the
  * parked directory: both atomic, so concurrent jobs never share or overfill the pool.
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -52,10 +52,14 @@ export async function claimParkedWorktree(
       }
       try {
         const dir = (await readFile(join(slot, 'gitdir'), 'utf8')).trim();
+        // Still the registration parking pointed at this slot (not a re-created mirror's).
+        const parkedAt = join(slot, basename(target));
+        if ((await readFile(join(dir, 'gitdir'), 'utf8')).trim() !== join(parkedAt, '.git'))
+          return null;
         // Never trust the `.git` file a previous job's commands could have rewritten.
         await writeFile(join(target, '.git'), `gitdir: ${dir}\n`);
-        await runGit(['worktree', 'repair', target], { cwd: mirrorDir });
-        await runGit(['worktree', 'unlock', target], { cwd: mirrorDir });
+        await pointRegistrationAt(dir, target);
+        await rm(join(dir, 'locked'), { force: true });
         return dir;
       } catch {
         return null;
@@ -69,6 +73,16 @@ export async function claimParkedWorktree(
     });
   }
   return null;
+}
+
+/**
+ * A linked worktree's registration (`<mirror>/worktrees/<id>/`, gitrepository-layout(5)) points
+ * back at its `.git` file through `gitdir`, and a `locked` file there keeps `git worktree prune`
+ * away. Parking and claiming move the worktree and write these two small files directly, under
+ * the mirror lock, where `git worktree repair|lock|unlock` would be a process each.
+ */
+async function pointRegistrationAt(gitDir: string, worktree: string): Promise<void> {
+  await writeFile(join(gitDir, 'gitdir'), `${join(worktree, '.git')}\n`);
 }
 
 /** Brings a claimed worktree to `sha` with nothing left from its previous job. */
@@ -120,16 +134,14 @@ export async function parkWorktree(
     if (head.startsWith('ref:')) await worktreeGit(ref, ['checkout', '--quiet', '--detach']);
     await writeFile(join(slot, 'gitdir'), ref.gitDir);
     await withMirrorLock(mirrorDir, async () => {
-      await runGit(['worktree', 'lock', '--reason', 'parked in the autofix pool', ref.worktree], {
-        cwd: mirrorDir,
-      });
+      await writeFile(join(ref.gitDir, 'locked'), 'parked in the autofix pool');
       const parked = join(slot, basename(ref.worktree));
       try {
         await rename(ref.worktree, parked);
-        await runGit(['worktree', 'repair', parked], { cwd: mirrorDir });
+        await pointRegistrationAt(ref.gitDir, parked);
       } catch (err) {
         // Unlocked again so the caller's removal and prune can forget it.
-        await runGit(['worktree', 'unlock', ref.worktree], { cwd: mirrorDir, okCodes: [128] });
+        await rm(join(ref.gitDir, 'locked'), { force: true });
         throw err;
       }
     });

@@ -84,6 +84,11 @@ describe('worktree recycling (opt-in) and the .git link', () => {
     const inPool = ['--git-dir', first.gitDir, '--work-tree', parked];
     expect(git(parked, [...inPool, 'status', '--porcelain', '--ignored'])).toBe('');
     expect(readFileSync(join(first.gitDir, 'HEAD'), 'utf8')).not.toMatch(/^ref:/);
+    // Registered at its place in the pool, and locked: another job's prune keeps it.
+    git(first.mirrorDir, ['worktree', 'prune']);
+    const listed = git(first.mirrorDir, ['worktree', 'list', '--porcelain']);
+    expect(listed).toContain(`worktree ${parked}\n`);
+    expect(listed).toContain('locked parked in the autofix pool');
     // The same, parked by a job that changed nothing: nothing to scrub, still detached.
     const second = await open('r2');
     await closeWorkspace(second);

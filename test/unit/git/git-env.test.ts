@@ -84,6 +84,7 @@ describe('gitEnv', () => {
         ['safe.directory', '*'],
         ['core.checkStat', 'minimal'],
         ['core.trustctime', 'false'],
+        ['maintenance.auto', 'false'],
       ]),
     );
     expect(pairs.some(([k]) => k === 'http.extraHeader')).toBe(false);
