@@ -7,7 +7,8 @@
  *
  * One request per IPC message `{ id, file, args, cwd, env, input, timeoutMs }`; one answer per
  * request `{ id, code, signal, timedOut, stdout, stderr }` (Buffers) or `{ id, error }` when the
- * command could not start. It exits when the worker goes (its IPC channel closes).
+ * command could not start. It exits when the worker goes (its IPC channel closes), not on a
+ * signal to the process group (the commands themselves get that).
  *
  * Plain CommonJS for the plain `node` binary, passed with `-e`: no TypeScript, no dependencies,
  * no file of ours to read.
@@ -15,6 +16,9 @@
 export const LAUNCHER_SOURCE = String.raw`'use strict';
 const { spawn } = require('child_process');
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C or a stop sent to the whole process group is the worker's to handle (it may still run
+// git while it stops): the launcher goes when the worker does.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => undefined);
 process.on('message', (req) => {
   let done = false;
   let timer;

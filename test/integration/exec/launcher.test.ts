@@ -86,6 +86,15 @@ describe('process launcher', () => {
     expect(alive(first)).toBe(false);
   });
 
+  it('outlives a stop signal to the process group (the worker may still run git while it stops)', async () => {
+    await sh('true');
+    const pid = launcherPid()!;
+    const running = sh('sleep 0.5; echo finished');
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.kill(pid, signal);
+    expect((await running).stdout.toString()).toBe('finished\n');
+    expect(launcherPid()).toBe(pid);
+  });
+
   it('keeps a process alive while a command runs, and lets it exit when idle', async () => {
     const module = fileURLToPath(
       new URL('../../../dist/src/exec/launcher/launcher.js', import.meta.url),
