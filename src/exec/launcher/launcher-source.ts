@@ -11,9 +11,9 @@
  * signal to the process group (the commands themselves get that).
  *
  * Plain CommonJS for the plain `node` binary, passed with `-e`: no TypeScript, no dependencies,
- * no file of ours to read.
+ * no file of ours to read. Its first words say what it is in `ps`.
  */
-export const LAUNCHER_SOURCE = String.raw`'use strict';
+export const LAUNCHER_SOURCE = String.raw`/* autofix process launcher: starts git for its parent */ 'use strict';
 const { spawn } = require('child_process');
 process.on('disconnect', () => process.exit(0));
 // Ctrl-C or a stop sent to the whole process group is the worker's to handle (it may still run
