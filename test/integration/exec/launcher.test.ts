@@ -5,6 +5,7 @@
  * that it neither ends a process early nor keeps an idle one alive.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launch, launcherPid, LaunchError } from '../../../src/exec/launcher/launcher.js';
@@ -43,6 +44,11 @@ describe('process launcher', () => {
       expect(r.stdout.toString()).toBe('from stdin\n/tmp\n');
       expect(r.stderr.toString()).toBe('[]given\n');
       expect(r).toMatchObject({ code: 3, signal: null, timedOut: false });
+      // The launcher itself holds nothing of the worker's environment (tokens travel per request).
+      const environ = readFileSync(`/proc/${launcherPid()}/environ`, 'utf8').split('\0');
+      const names = environ.filter(Boolean).map((e) => e.split('=')[0]);
+      // Node's own IPC settings besides PATH.
+      expect(names.filter((n) => !n!.startsWith('NODE_CHANNEL_'))).toEqual(['PATH']);
     } finally {
       delete process.env.AUTOFIX_LAUNCHER_TEST_SECRET;
     }
