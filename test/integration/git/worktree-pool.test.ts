@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { prepareBranch } from '../../../src/git/branch.js';
@@ -93,6 +93,19 @@ describe('worktree recycling (opt-in) and the .git link', () => {
     const second = await open('r2');
     await closeWorkspace(second);
     expect(git(parked, [...inPool, 'status', '--porcelain', '--ignored'])).toBe('');
+  });
+
+  it('gives up a parked worktree whose registration no longer points at its slot', async () => {
+    const first = await open('r1');
+    await closeWorkspace(first);
+    expect(await pool()).toHaveLength(1);
+    // Something else (a re-created mirror's worktree of the same id) owns the registration now.
+    writeFileSync(join(first.gitDir, 'gitdir'), `${join(workdir, 'elsewhere', 'demo')}/.git\n`);
+    const second = await open('r2');
+    expect(second.gitDir).not.toBe(first.gitDir); // a new worktree, not the parked one
+    expect(readFileSync(join(first.gitDir, 'gitdir'), 'utf8')).toContain('elsewhere');
+    expect(git(second.worktree, ['status', '--porcelain', '--ignored'])).toBe('');
+    await closeWorkspace(second);
   });
 
   it('keeps at most N parked worktrees per repository', async () => {
