@@ -14,7 +14,7 @@
  * parked directory: both atomic, so concurrent jobs never share or overfill the pool.
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { claimJobDir, ownedEntries, ownerIsGone } from './abandoned-jobs.js';
 import { withMirrorLock } from './mirror.js';
 import { removeJobDir } from './remove-job-dir.js';
@@ -54,12 +54,11 @@ export async function claimParkedWorktree(
         const dir = (await readFile(join(slot, 'gitdir'), 'utf8')).trim();
         // Still the registration parking pointed at this slot (not a re-created mirror's).
         const parkedAt = join(slot, basename(target));
-        if ((await readFile(join(dir, 'gitdir'), 'utf8')).trim() !== join(parkedAt, '.git'))
-          return null;
+        if ((await registeredAt(dir)) !== parkedAt) return null;
         // Never trust the `.git` file a previous job's commands could have rewritten.
         await writeFile(join(target, '.git'), `gitdir: ${dir}\n`);
         await pointRegistrationAt(dir, target);
-        await rm(join(dir, 'locked'), { force: true });
+        await lockRegistration(dir, false);
         return dir;
       } catch {
         return null;
@@ -83,6 +82,17 @@ export async function claimParkedWorktree(
  */
 async function pointRegistrationAt(gitDir: string, worktree: string): Promise<void> {
   await writeFile(join(gitDir, 'gitdir'), `${join(worktree, '.git')}\n`);
+}
+
+/** The worktree folder the registration points at. */
+async function registeredAt(gitDir: string): Promise<string> {
+  return dirname((await readFile(join(gitDir, 'gitdir'), 'utf8')).trim());
+}
+
+async function lockRegistration(gitDir: string, locked: boolean): Promise<void> {
+  const file = join(gitDir, 'locked');
+  if (locked) await writeFile(file, 'parked in the autofix pool');
+  else await rm(file, { force: true });
 }
 
 /** Brings a claimed worktree to `sha` with nothing left from its previous job. */
@@ -134,14 +144,14 @@ export async function parkWorktree(
     if (head.startsWith('ref:')) await worktreeGit(ref, ['checkout', '--quiet', '--detach']);
     await writeFile(join(slot, 'gitdir'), ref.gitDir);
     await withMirrorLock(mirrorDir, async () => {
-      await writeFile(join(ref.gitDir, 'locked'), 'parked in the autofix pool');
+      await lockRegistration(ref.gitDir, true);
       const parked = join(slot, basename(ref.worktree));
       try {
         await rename(ref.worktree, parked);
         await pointRegistrationAt(ref.gitDir, parked);
       } catch (err) {
         // Unlocked again so the caller's removal and prune can forget it.
-        await rm(join(ref.gitDir, 'locked'), { force: true });
+        await lockRegistration(ref.gitDir, false);
         throw err;
       }
     });

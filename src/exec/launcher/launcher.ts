@@ -83,8 +83,9 @@ function settle(launcher: Launcher, answer: Answer): void {
       code: answer.code ?? null,
       signal: answer.signal ?? null,
       timedOut: answer.timedOut ?? false,
-      stdout: Buffer.from(answer.stdout ?? []),
-      stderr: Buffer.from(answer.stderr ?? []),
+      // Buffers arrive as Buffers (advanced serialization): no copy.
+      stdout: answer.stdout ?? Buffer.alloc(0),
+      stderr: answer.stderr ?? Buffer.alloc(0),
     });
 }
 
