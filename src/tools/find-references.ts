@@ -1,8 +1,9 @@
 /** `find_references`: where a name is used (the whole word), definitions set apart. */
 import { z } from 'zod';
-import { definitionPattern, escapeRegExp } from '../context/grep-code.js';
+import { definitionPattern } from '../context/grep-code.js';
 import { refused, type Tool } from './tool.js';
 import { repoTexts, symbolOf } from './repo-texts.js';
+import { usesByFile } from './uses.js';
 
 const schema = z
   .object({
@@ -21,19 +22,15 @@ export const findReferencesTool: Tool<z.infer<typeof schema>> = {
         `\`${args.symbol}\` is not an identifier`,
         `references to ${args.symbol}: refused`,
       );
-    const word = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
     const definition = definitionPattern(name);
     const hits: string[] = [];
     let total = 0;
-    for (const file of await repoTexts(ws)) {
-      if (!file.content.includes(name)) continue;
-      file.content.split('\n').forEach((line, i) => {
-        if (!word.test(line) || definition.test(line)) return;
+    for (const uses of usesByFile(await repoTexts(ws), name, (line) => definition.test(line)))
+      for (const { n, text } of uses.lines) {
         total += 1;
         if (hits.length < ws.limits.hits)
-          hits.push(`${file.path}:${i + 1}: ${line.trim().slice(0, ws.limits.lineChars)}`);
-      });
-    }
+          hits.push(`${uses.path}:${n}: ${text.trim().slice(0, ws.limits.lineChars)}`);
+      }
     const text =
       total === 0
         ? `no use of \`${name}\` found outside its definitions`
