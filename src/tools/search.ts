@@ -81,6 +81,25 @@ function lineText(text: string, line: number): string {
   return text.slice(start, end < 0 ? undefined : end);
 }
 
+/** Shorter patterns match paths by chance (`id`, `io`): a path must hold one of this length. */
+const PATH_MATCH_MIN = 3;
+
+/**
+ * The files whose path the pattern matches too (in any case: `TF1` → `extractor/tf1.py`, `ssm` →
+ * `services/ssm/provider.py`) first, each group in the workspace's order: a file named for what
+ * is searched is likelier the one to read than another that mentions it.
+ */
+function pathMatchesFirst<F extends { path: string }>(files: F[], args: Args): F[] {
+  const onPath = finderOf({ ...args, case_sensitive: false });
+  if (typeof onPath === 'string' || args.pattern.length < PATH_MATCH_MIN) return files;
+  const named = (f: F): boolean => {
+    for (const at of onPath(f.path)) if (at >= 0) return true;
+    return false;
+  };
+  const first = files.filter(named);
+  return first.length === 0 ? files : [...first, ...files.filter((f) => !named(f))];
+}
+
 export const searchTool: Tool<Args> = {
   name: 'search',
   description:
@@ -90,10 +109,16 @@ export const searchTool: Tool<Args> = {
   async run(args, ws) {
     const find = finderOf(args);
     if (typeof find === 'string') return refused(find, `search ${args.pattern}: refused`);
-    const scanned = (await ws.texts()).filter(
-      (f) =>
-        !args.path_glob ||
-        minimatch(f.path, args.path_glob, { dot: true, matchBase: !args.path_glob.includes('/') }),
+    const scanned = pathMatchesFirst(
+      (await ws.texts()).filter(
+        (f) =>
+          !args.path_glob ||
+          minimatch(f.path, args.path_glob, {
+            dot: true,
+            matchBase: !args.path_glob.includes('/'),
+          }),
+      ),
+      args,
     );
     const hits: string[] = [];
     let total = 0;
