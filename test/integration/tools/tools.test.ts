@@ -137,7 +137,14 @@ describe('search, list_files, find_definition, find_references', () => {
 
   it('finds where a name is defined and where it is used', async () => {
     expect((await call('find_definition', { symbol: 'math.add' })).text).toBe(
-      '`add` is defined in 1 file(s):\nsrc/math.js:1: export function add(a, b) {',
+      [
+        '`add` is defined in 1 file(s):',
+        'src/math.js:1: export function add(a, b) {',
+        // Its callers, one line a file: where a model reads after the definition.
+        '`add` is used in 2 other file(s), the most relevant first:',
+        "src/use.js:1: import { add } from './math.js';",
+        "test/math.test.js:1: import { add } from '../src/math.js';",
+      ].join('\n'),
     );
     expect((await call('find_references', { symbol: 'add' })).text).toBe(
       [
@@ -207,6 +214,71 @@ describe("the run's ranking orders every lookup", () => {
         '\n',
       ),
     );
+  });
+});
+
+describe('lookups name the files to read next', () => {
+  let other: TestRepo;
+  const CALLERS = Object.fromEntries(
+    Array.from({ length: 10 }, (_, i) => [`callers/c${i}.go`, 'var _ = stats.InPayload{}\n']),
+  );
+  beforeEach(() => {
+    other = createRepo({
+      prefix: 'autofix-lookups-',
+      files: {
+        'stats/stats.go': 'package stats\n\ntype InPayload struct {\n\tWireLength int\n}\n',
+        'stream.go': 'p := &stats.InPayload{WireLength: n}\n',
+        'server.go': 'p := &stats.InPayload{}\n',
+        ...CALLERS,
+        'extractor/wat.py': "class WatIE:\n    _NAME = 'TF1 videos'\n",
+        'extractor/tf1.py': 'class TF1IE:\n    pass\n',
+      },
+    });
+    ws = createToolWorkspace(
+      { worktree: other.dir, gitDir: join(other.dir, '.git') },
+      { ranked: ['server.go', 'extractor/wat.py', 'stream.go'] },
+    );
+  });
+  afterEach(() => other.cleanup());
+
+  it('find_definition lists the first files that use the name, the most relevant first', async () => {
+    const lines = (await call('find_definition', { symbol: 'stats.InPayload' })).text.split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      '`InPayload` is defined in 1 file(s):',
+      'stats/stats.go:3: type InPayload struct {',
+      '`InPayload` is used in 12 other file(s), the most relevant first (the first 8):',
+      'server.go:1: p := &stats.InPayload{}',
+      'stream.go:1: p := &stats.InPayload{WireLength: n}',
+    ]);
+    expect(lines.slice(5)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((n) => `callers/c${n}.go:1: var _ = stats.InPayload{}`),
+    );
+  });
+
+  it('find_definition of a name no pattern sees defined answers where it occurs', async () => {
+    expect((await call('find_definition', { symbol: 'WireLength' })).text).toBe(
+      [
+        'no definition of `WireLength` found',
+        '`WireLength` is used in 2 file(s), the most relevant first:',
+        'stream.go:1: p := &stats.InPayload{WireLength: n}',
+        'stats/stats.go:4: WireLength int',
+      ].join('\n'),
+    );
+    expect((await call('find_definition', { symbol: 'Nowhere' })).text).toBe(
+      'no definition of `Nowhere` found\n(nor any use of the name: try search for a part of it)',
+    );
+  });
+
+  it('search lists the files whose path it matches first, then the ranking order', async () => {
+    const found = await call('search', { pattern: 'TF1' });
+    expect(found.text.split('\n')).toEqual([
+      '2 hits in 2 files',
+      'extractor/tf1.py:1: class TF1IE:',
+      "extractor/wat.py:2: _NAME = 'TF1 videos'",
+    ]);
+    // Too short to say anything by matching a path: the ranking's order alone.
+    const short = await call('search', { pattern: 'p', path_glob: '*.go', regex: false });
+    expect(short.text.split('\n')[1]).toMatch(/^server\.go:/);
   });
 });
 
