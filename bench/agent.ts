@@ -9,10 +9,11 @@
  * them and may look further.
  *
  * Reported per dataset: tasks whose gold file is outside the first five, the share of those the
- * loop reaches within 4 and 8 tool calls, tool calls, tokens and wall time per task, and the
+ * loop reaches within 4 and 8 tool calls and, beside it, the tools' reference (`agent/lookup-ceiling.ts`:
+ * the best any choice of the issue's lookups reaches), tool calls, tokens and wall time per task, and the
  * loop's own overhead per turn (everything but the model: the HTTP round trip, the tools, the
  * loop). Last line:
- * `SUMMARY agent reached_at4=… reached_at8=… outside_view=… calls_p50=… tokens_p50=… turn_overhead_ms_p50=…`.
+ * `SUMMARY agent reached_at4=… reached_at8=… ceiling_at4=… ceiling_at8=… outside_view=… calls_p50=… tokens_p50=… turn_overhead_ms_p50=…`.
  * Flags: --reads-per-lookup N (files the explorer reads after each lookup, default 2), --only TEXT, --ids FILE (the instances named in FILE, one id a line), --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
  * --mirrors DIR, --workdir DIR (default $TMPDIR/autofix-bench-agent), --json FILE, --verbose (each
  * call's one-line account on stderr).
@@ -30,6 +31,7 @@ import { createLlmClient } from '../src/llm/create-llm-client.js';
 import { TOOLS } from '../src/tools/registry.js';
 import { createToolWorkspace } from '../src/tools/tool-workspace.js';
 import { filesToReadNext, renderFilesToReadNext } from '../src/context/files-to-read-next.js';
+import { lookupCeiling } from './agent/lookup-ceiling.js';
 import { createExplorer, type Explorer } from './agent/scripted-explorer.js';
 import { checkoutAt } from './context/checkout.js';
 import { median, type Instance } from './context/gold.js';
@@ -58,6 +60,8 @@ interface Result {
   dataset: string;
   inView: boolean;
   reachedAt: number | undefined;
+  /** The reference: the fewest calls any choice of the issue's lookups needs (`lookupCeiling`). */
+  ceiling: number | undefined;
   calls: number;
   tokens: number;
   ms: number;
@@ -86,13 +90,18 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
     report.context.code.files,
   );
   // The view is the first five; the files after them, shown in part or not at all, are suggested.
+  const suggested = next.map((f) => f.path).filter((p) => !view.includes(p));
   explorer = createExplorer(
     instance.issue,
     [...new Set([...view, ...shownWhole])],
     instance.gold,
     MAX_CALLS,
     READS,
-    next.map((f) => f.path).filter((p) => !view.includes(p)),
+    suggested,
+  );
+  const workspace = createToolWorkspace(
+    { worktree: dir, gitDir: join(dir, '.git') },
+    { ranked: report.ranking.map((r) => r.path) },
   );
   const client = createLlmClient({ baseUrl: llm.baseUrl });
   const before = llm.chatRequests().length;
@@ -113,10 +122,7 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
     },
     {
       llm: client,
-      workspace: createToolWorkspace(
-        { worktree: dir, gitDir: join(dir, '.git') },
-        { ranked: report.ranking.map((r) => r.path) },
-      ),
+      workspace,
       ...(VERBOSE ? { onStep: (s) => process.stderr.write(`  ${s.turn}. ${s.summary}\n`) } : {}),
     },
   );
@@ -134,6 +140,16 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
     dataset: instance.dataset,
     inView,
     reachedAt: inView ? 0 : explorer.reachedAt(),
+    ceiling: inView
+      ? 0
+      : await lookupCeiling(
+          instance.issue,
+          [...new Set([...view, ...shownWhole])],
+          instance.gold,
+          workspace,
+          MAX_CALLS,
+          suggested,
+        ),
     calls: out.steps.filter((s) => s.tool !== 'finish').length,
     tokens: out.tokens,
     ms,
@@ -146,8 +162,8 @@ const pct = (n: number, d: number): string =>
 
 function row(label: string, rs: Result[]): string {
   const outside = rs.filter((r) => !r.inView);
-  const within = (k: number) =>
-    outside.filter((r) => r.reachedAt !== undefined && r.reachedAt <= k).length;
+  const within = (k: number, by: 'reachedAt' | 'ceiling' = 'reachedAt') =>
+    outside.filter((r) => r[by] !== undefined && r[by] <= k).length;
   return [
     label.padEnd(16),
     String(rs.length).padStart(4),
@@ -156,6 +172,8 @@ function row(label: string, rs: Result[]): string {
     pct(rs.length - outside.length + within(8), rs.length),
     pct(within(4), outside.length),
     pct(within(8), outside.length),
+    pct(within(4, 'ceiling'), outside.length),
+    pct(within(8, 'ceiling'), outside.length),
     String(median(rs.map((r) => r.calls))).padStart(6),
     String(Math.round(median(rs.map((r) => r.tokens)))).padStart(7),
     median(rs.map((r) => r.ms))
@@ -214,6 +232,8 @@ async function main(): Promise<void> {
     ' loop8',
     '  @4o',
     '  @8o',
+    ' ceil4',
+    ' ceil8',
     ' calls',
     ' tokens',
     '  wall',
@@ -223,7 +243,7 @@ async function main(): Promise<void> {
     `Tool loop vs one-shot on ${results.length} real issues (view: the first ${VIEW} ranked files; at most ${MAX_CALLS} tool calls)`,
   );
   console.log(
-    '1shot: % of tasks whose gold file is in the view; loop8: % reached in the view or within 8 calls; @4o/@8o: % of the outside tasks reached within 4/8 calls; calls, tokens, wall ms: p50 per task; ovh/turn: p50 ms per turn, everything but the model.',
+    "1shot: % of tasks whose gold file is in the view; loop8: % reached in the view or within 8 calls; @4o/@8o: % of the outside tasks reached within 4/8 calls; ceil4/ceil8: % of them the best choice of the issue's lookups (or the suggested files) reaches within 4/8 calls (the tools' reference); calls, tokens, wall ms: p50 per task; ovh/turn: p50 ms per turn, everything but the model.",
   );
   console.log(head);
   for (const d of [...new Set(results.map((r) => r.dataset))].sort())
@@ -235,11 +255,10 @@ async function main(): Promise<void> {
     );
   console.log(row('all', results));
   const outside = results.filter((r) => !r.inView);
-  const within = (k: number) =>
-    outside.filter((r) => r.reachedAt !== undefined && r.reachedAt <= k).length /
-    Math.max(1, outside.length);
+  const within = (k: number, by: 'reachedAt' | 'ceiling' = 'reachedAt') =>
+    outside.filter((r) => r[by] !== undefined && r[by] <= k).length / Math.max(1, outside.length);
   console.log(
-    `SUMMARY agent reached_at4=${within(4).toFixed(3)} reached_at8=${within(8).toFixed(3)} outside_view=${outside.length} calls_p50=${median(results.map((r) => r.calls))} tokens_p50=${Math.round(median(results.map((r) => r.tokens)))} turn_overhead_ms_p50=${median(results.flatMap((r) => r.turnOverheadMs)).toFixed(1)}`,
+    `SUMMARY agent reached_at4=${within(4).toFixed(3)} reached_at8=${within(8).toFixed(3)} ceiling_at4=${within(4, 'ceiling').toFixed(3)} ceiling_at8=${within(8, 'ceiling').toFixed(3)} outside_view=${outside.length} calls_p50=${median(results.map((r) => r.calls))} tokens_p50=${Math.round(median(results.map((r) => r.tokens)))} turn_overhead_ms_p50=${median(results.flatMap((r) => r.turnOverheadMs)).toFixed(1)}`,
   );
 }
 

@@ -21,7 +21,7 @@ const HIT = /^([^\s:<>][^:\n]*?):(\d+):/gm;
  * messages, the title's words, dotted names, the prose's identifiers (definitions, then the first
  * ones' uses), and last the names only the issue's code blocks hold (a reproducer's setup).
  */
-function lookups(issue: string): ExplorerCall[] {
+export function lookups(issue: string): ExplorerCall[] {
   const refs = extractIssueRefs(issue);
   const out: ExplorerCall[] = [];
   const seen = new Set<string>();
@@ -63,6 +63,17 @@ function lookups(issue: string): ExplorerCall[] {
   for (const name of refs.codeOnlyNames) add('find_definition', { symbol: name });
   for (const o of refs.options) add('search', { pattern: o });
   return out;
+}
+
+/** The files a lookup's answer names, in its order: its `files:` list, then its hits. */
+export function filesIn(answer: string): string[] {
+  const named = /^files: (.*)$/m.exec(answer)?.[1]?.split(', ') ?? [];
+  return [
+    ...new Set([
+      ...named.map((f) => f.replace(/ \(\d+\)$/, '')),
+      ...[...answer.matchAll(HIT)].map((m) => m[1]!),
+    ]),
+  ];
 }
 
 export interface Explorer {
@@ -124,16 +135,7 @@ export function createExplorer(
       }
       if (lastAnswer !== undefined && pending?.name !== 'read_file') {
         const weight = { find_definition: 3, find_references: 2 }[pending?.name ?? ''] ?? 1;
-        const named = /^files: (.*)$/m.exec(lastAnswer)?.[1]?.split(', ') ?? [];
-        credit(
-          [
-            ...new Set([
-              ...named.map((f) => f.replace(/ \(\d+\)$/, '')),
-              ...[...lastAnswer.matchAll(HIT)].map((m) => m[1]!),
-            ]),
-          ],
-          weight,
-        );
+        credit(filesIn(lastAnswer), weight);
       }
       if (reached !== undefined || made >= maxCalls)
         return {
