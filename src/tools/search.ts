@@ -97,7 +97,9 @@ function pathMatchesFirst<F extends { path: string }>(files: F[], args: Args): F
     return false;
   };
   const first = files.filter(named);
-  return first.length === 0 ? files : [...first, ...files.filter((f) => !named(f))];
+  if (first.length === 0) return files;
+  const lead = new Set(first);
+  return [...first, ...files.filter((f) => !lead.has(f))];
 }
 
 export const searchTool: Tool<Args> = {
