@@ -14,7 +14,8 @@
  * loop's own overhead per turn (everything but the model: the HTTP round trip, the tools, the
  * loop). Last line:
  * `SUMMARY agent reached_at4=… reached_at8=… ceiling_at4=… ceiling_at8=… outside_view=… calls_p50=… tokens_p50=… turn_overhead_ms_p50=…`.
- * Flags: --reads-per-lookup N (files the explorer reads after each lookup, default 2), --only TEXT, --ids FILE (the instances named in FILE, one id a line), --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
+ * Flags: --reads-per-lookup N (files the explorer reads after each lookup, default 2), --policy
+ * consensus|follow (which files it reads: those the answers name most, or the last answer's first), --only TEXT, --ids FILE (the instances named in FILE, one id a line), --dataset NAME, --limit N, --max-calls N (default 12), --keep-trees,
  * --mirrors DIR, --workdir DIR (default $TMPDIR/autofix-bench-agent), --json FILE, --verbose (each
  * call's one-line account on stderr).
  */
@@ -47,6 +48,7 @@ const DATASET = flag('dataset');
 const LIMIT = flag('limit') ? Number(flag('limit')) : undefined;
 const MAX_CALLS = Number(flag('max-calls') ?? 12);
 const READS = Number(flag('reads-per-lookup') ?? 2);
+const POLICY = flag('policy') === 'follow' ? 'follow' : 'consensus';
 const KEEP_TREES = process.argv.includes('--keep-trees');
 const MIRRORS = flag('mirrors') ?? '/work/.mirror';
 const WORKDIR = flag('workdir') ?? join(tmpdir(), 'autofix-bench-agent');
@@ -98,6 +100,7 @@ async function runOne(instance: Instance, llm: ScriptedLlmServer): Promise<Resul
     MAX_CALLS,
     READS,
     suggested,
+    POLICY,
   );
   const workspace = createToolWorkspace(
     { worktree: dir, gitDir: join(dir, '.git') },

@@ -92,6 +92,11 @@ export function createExplorer(
   readsPerLookup = 2,
   /** The files the opening message suggests next, in its order (a listing like a search's). */
   suggested: readonly string[] = [],
+  /**
+   * `consensus`: read the unread files the answers so far name most (weighted by place and kind);
+   * `follow`: read the first unread files of the last answer, as a model that trusts each answer.
+   */
+  policy: 'consensus' | 'follow' = 'consensus',
 ): Explorer {
   const plan = lookups(issue);
   const read = new Set(alreadySeen);
@@ -111,10 +116,13 @@ export function createExplorer(
       score.set(path, (score.get(path) ?? 0) + (weight / (1 + i)) * factor);
     });
   credit(suggested, 2);
+  let lastFiles: readonly string[] = suggested;
   const bestUnread = (): string | undefined =>
-    [...score]
-      .filter(([p]) => !read.has(p))
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+    policy === 'follow'
+      ? lastFiles.find((p) => !read.has(p) && !isDocPath(p))
+      : [...score]
+          .filter(([p]) => !read.has(p))
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const call = (c: ExplorerCall): ExplorerCall => {
     made += 1;
     pending = c;
@@ -135,7 +143,8 @@ export function createExplorer(
       }
       if (lastAnswer !== undefined && pending?.name !== 'read_file') {
         const weight = { find_definition: 3, find_references: 2 }[pending?.name ?? ''] ?? 1;
-        credit(filesIn(lastAnswer), weight);
+        lastFiles = filesIn(lastAnswer);
+        credit(lastFiles, weight);
       }
       if (reached !== undefined || made >= maxCalls)
         return {
