@@ -8,7 +8,7 @@ import { filesNamed } from '../context/code-graph.js';
 import { findDefinitions, type GrepFile } from '../context/grep-code.js';
 import { refused, type Tool } from './tool.js';
 import { repoTexts, symbolOf } from './repo-texts.js';
-import { usesByFile } from './uses.js';
+import { firstUses } from './uses.js';
 import type { ToolLimits } from './tool-limits.js';
 
 const schema = z
@@ -54,7 +54,7 @@ function answer(
   const defined = new Set(hits.map((h) => h.path));
   const named = namedLike(files, name, defined);
   const listed = new Set([...defined, ...named.map((m) => m.path)]);
-  const uses = usesByFile(
+  const uses = firstUses(
     files.filter((f) => !listed.has(f.path)),
     name,
   );
@@ -68,7 +68,7 @@ function answer(
       : [
           `\`${name}\` is used in ${uses.length} ${found ? 'other ' : ''}file(s), the most relevant first` +
             `${uses.length > shown.length ? ` (the first ${shown.length})` : ''}:`,
-          ...shown.map((u) => hitLine(u.path, u.lines[0]!.n, u.lines[0]!.text, limits)),
+          ...shown.map((u) => hitLine(u.path, u.line.n, u.line.text, limits)),
         ];
   const text = [
     ...(found ? [] : [`no definition of \`${name}\` found`]),

@@ -1,10 +1,10 @@
 /**
  * Where a name is used, file by file: the whole word (`$` and `_` count as word characters), in
  * the workspace's order (the files most relevant to the issue first). `find_definition` lists
- * the first files after the definition — where a definition is read, its callers are what a
- * model looks at next — and `find_references` lists every use.
+ * the first files after the definition (`firstUses`) — where a definition is read, its callers
+ * are what a model looks at next — and `find_references` lists every use (`usesByFile`).
  */
-import { escapeRegExp, type GrepFile } from '../context/grep-code.js';
+import { escapeRegExp, lineAt, type GrepFile } from '../context/grep-code.js';
 
 export interface FileUses {
   path: string;
@@ -12,9 +12,8 @@ export interface FileUses {
   lines: { n: number; text: string }[];
 }
 
-export function wordPattern(name: string): RegExp {
-  return new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
-}
+const wordPattern = (name: string): RegExp =>
+  new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
 
 /**
  * The files holding `name` as a word and their lines, in `files`' order; a line `skip` accepts
@@ -34,6 +33,27 @@ export function usesByFile(
       if (word.test(text) && !skip(text)) lines.push({ n: i + 1, text });
     });
     if (lines.length > 0) out.push({ path: file.path, lines });
+  }
+  return out;
+}
+
+/**
+ * The files holding `name` as a word, each with its first such line, in `files`' order: one
+ * native scan of a file's text, no split into lines (a name used in thousands of files).
+ */
+export function firstUses(
+  files: readonly GrepFile[],
+  name: string,
+): { path: string; line: { n: number; text: string } }[] {
+  const word = wordPattern(name);
+  const out: { path: string; line: { n: number; text: string } }[] = [];
+  for (const file of files) {
+    const at = file.content.includes(name) ? word.exec(file.content)?.index : undefined;
+    if (at === undefined) continue;
+    const start = file.content.lastIndexOf('\n', at) + 1;
+    const end = file.content.indexOf('\n', at);
+    const text = file.content.slice(start, end < 0 ? undefined : end);
+    out.push({ path: file.path, line: { n: lineAt(file.content, at), text } });
   }
   return out;
 }
