@@ -118,6 +118,14 @@ describe('search, list_files, find_definition, find_references', () => {
     expect(out.text).toMatch(/^no match/);
     expect((await call('search', { pattern: 'from-the-env-file' })).text).toMatch(/^no match/);
     expect((await call('search', { pattern: 'built' })).text).toMatch(/^no match/);
+    // Nor does find_definition list, as a definition or a use, what it may not read.
+    for (const symbol of ['CANARY', 'API_TOKEN', 'hidden', 'built']) {
+      const found = await call('find_definition', { symbol });
+      expect(found.text).toBe(
+        `no definition of \`${symbol}\` found\n(nor any use of the name: try search for a part of it)`,
+      );
+      expect(leakedCanaries(found.text, world)).toEqual([]);
+    }
   });
 
   it('runs a pathological regular expression in linear time, and says when one is invalid', async () => {
