@@ -47,6 +47,8 @@ export interface RepoMap {
   source: 'git' | 'walk';
   files: RepoFile[];
   skipped: SkippedFile[];
+  /** The files each recent commit changed, newest first (`ListedFiles.changes`). */
+  changes: readonly (readonly string[])[];
 }
 
 /** Which files are read: the others are listed as skipped, with the reason. */
@@ -269,7 +271,7 @@ export function loadFilesSync(
 export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
   const limits = limitsOf(options);
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
-  const { paths, source } =
+  const { paths, source, changes } =
     options.listed ?? (await listRepoFiles(root, options.gitDir ? { gitDir: options.gitDir } : {}));
   const preloaded = options.preloaded;
   const reader = openRepoFiles(root);
@@ -301,5 +303,5 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
     else if ('skipped' in loaded) skipped.push(loaded.skipped);
     else files.push(loaded.file);
   }
-  return { root, source, files, skipped };
+  return { root, source, files, skipped, changes };
 }

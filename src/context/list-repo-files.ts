@@ -1,6 +1,7 @@
 /**
  * The files to look at: what git tracks, or (outside a git repository) a directory walk that
- * skips VCS, dependency and build folders. Paths are POSIX, relative, sorted.
+ * skips VCS, dependency and build folders. Paths are POSIX, relative, sorted. With git, also the
+ * files each recent commit changed (`recent-changes.ts`), read at the same time.
  *
  * In a job's worktree, repository code (setup, validation) may have rewritten the `.git` link to
  * a git directory of its own, whose config (`core.fsmonitor`: `ls-files` runs it) would start a
@@ -9,12 +10,14 @@
  * recorded git directory, with GIT_DIR/GIT_WORK_TREE instead of the link.
  */
 import { openRepoFiles, type RepoFiles } from '../repo-files/open-repo-files.js';
-import { runGit } from '../git/run-git.js';
-import { worktreeGit } from '../git/worktree-git.js';
+import { checkoutGit } from '../git/worktree-git.js';
+import { readRecentChanges } from './recent-changes.js';
 
 export interface ListedFiles {
   paths: string[];
   source: 'git' | 'walk';
+  /** The files each recent commit changed, newest first (`recent-changes.ts`); none for a walk. */
+  changes: string[][];
 }
 
 export interface ListRepoFilesOptions {
@@ -55,9 +58,7 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 /** Tracked paths, or undefined when `root` is not in a git repository (or git fails). */
 async function gitLsFiles(root: string, gitDir: string | undefined): Promise<string[] | undefined> {
   const args = ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached'];
-  const listed = await (
-    gitDir ? worktreeGit({ worktree: root, gitDir }, args) : runGit(args, { cwd: root })
-  ).catch(() => undefined);
+  const listed = await checkoutGit(root, gitDir, args).catch(() => undefined);
   return listed?.stdout.split('\0').filter((p) => p !== '');
 }
 
@@ -79,12 +80,15 @@ export async function listRepoFiles(
   root: string,
   options: ListRepoFilesOptions = {},
 ): Promise<ListedFiles> {
-  const tracked = await gitLsFiles(root, options.gitDir);
+  const [tracked, changes] = await Promise.all([
+    gitLsFiles(root, options.gitDir),
+    readRecentChanges(root, options.gitDir),
+  ]);
   if (tracked !== undefined) {
     const paths = tracked.filter(
       (p) => !p.split('/').some((segment) => segment === 'node_modules'),
     );
-    return { paths: paths.sort(), source: 'git' };
+    return { paths: paths.sort(), source: 'git', changes };
   }
-  return { paths: (await walk(openRepoFiles(root))).sort(), source: 'walk' };
+  return { paths: (await walk(openRepoFiles(root))).sort(), source: 'walk', changes: [] };
 }

@@ -6,14 +6,15 @@
  * `src/plugin/weekOfYear/index.js`, `pkg.mod` → `pkg/mod.py`); then word overlap (BM25 over
  * path and content, scaled so it orders files rather than outweighs evidence). Tests, docs,
  * changelogs, examples, templates, CI config and build output are demoted unless the issue is
- * about them or names them; the imports and importers of the best source files get a small
- * boost (one hop).
+ * about them or names them; the imports and importers of the best source files, and the files the
+ * recent commits changed with them, get a small boost (one hop).
  *
  * Each source of evidence is a module of `ranking/evidence/` that reads the shared inputs
  * (`ranking/inputs.ts`) and answers its contributions; the numbers are `ranking/weights.ts`; the
  * fold (`ranking/fold.ts`) combines them into the ranking.
  */
 import type { RepoMap } from './build-repo-map.js';
+import { coChangeEvidence } from './ranking/evidence/co-change.js';
 import { classMemberEvidence } from './ranking/evidence/class-members.js';
 import { declaresOptionEvidence } from './ranking/evidence/declares-option.js';
 import { definedNameEvidence } from './ranking/evidence/defined-names.js';
@@ -59,7 +60,10 @@ export function rankFiles(map: RepoMap, text: string, options: RankOptions = {})
       ...importedNameEvidence(inputs),
     ],
     words: wordOverlapEvidence(inputs),
-    hop: (top, factorOf) => importHopEvidence(inputs, top, factorOf),
+    hop: (top, factorOf) => [
+      ...importHopEvidence(inputs, top, factorOf),
+      ...coChangeEvidence(inputs, top, factorOf),
+    ],
   });
   return { files, refs: inputs.refs, query: inputs.query, unavailable: unavailableFiles(mentions) };
 }

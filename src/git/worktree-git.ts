@@ -24,3 +24,15 @@ export function worktreeGit(
     env: { ...options.env, GIT_DIR: ref.gitDir, GIT_WORK_TREE: ref.worktree },
   });
 }
+
+/**
+ * git in a checkout: told its recorded git directory when there is one (a job's worktree), or
+ * finding the repository from `root` (a user's own checkout, `autofix context`).
+ */
+export function checkoutGit(
+  root: string,
+  gitDir: string | undefined,
+  args: readonly string[],
+): Promise<GitResult> {
+  return gitDir ? worktreeGit({ worktree: root, gitDir }, args) : runGit(args, { cwd: root });
+}

@@ -3,7 +3,8 @@
  * evidence is given (its reasons listed in that order, each once): what the issue names and
  * what the grep finds, then the definition claims piled per file, then word overlap; then the
  * files the issue is not about are demoted, and the imports and importers of the best source
- * files get their share (one hop, which reads the scores so far). Equal scores are ordered by
+ * files, and the files changed with them, get their share (one hop, which reads the scores so
+ * far). Equal scores are ordered by
  * structure: a definition before a mention, source before the rest, shallower before deeper,
  * smaller before larger, then by path.
  */
@@ -22,7 +23,10 @@ export interface Evidence {
   definitions: readonly DefinitionClaim[];
   /** Word overlap. */
   words: readonly Contribution[];
-  /** The hop from the best source files, demoted by `factorOf` as the files it goes to. */
+  /**
+   * The hop from the best source files (their imports and importers, the files changed with
+   * them), demoted by `factorOf` as the files it goes to.
+   */
   hop(top: readonly Scored[], factorOf: (path: string) => number | undefined): Contribution[];
 }
 

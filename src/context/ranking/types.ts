@@ -9,7 +9,7 @@ import type { TermCounts, TermQuery } from '../split-words.js';
 /**
  * The kinds of evidence a score is made of (`RankedFile.points`): what the issue names (a path,
  * a frame, a file name), what a file defines, raises or declares, the names its path matches,
- * word overlap, and the hop through the imports.
+ * word overlap, the hop through the imports, and the files that changed with the best ones.
  */
 export type EvidenceKind =
   | 'namedPath'
@@ -30,7 +30,8 @@ export type EvidenceKind =
   | 'importedName'
   | 'bm25Path'
   | 'bm25Content'
-  | 'importHop';
+  | 'importHop'
+  | 'coChange';
 
 export interface RankedFile {
   path: string;
@@ -81,7 +82,7 @@ export interface Contribution {
   /** Named explicitly (a path, a frame, a file name): the file is never demoted. */
   named?: boolean;
   /**
-   * `false` for word overlap and the import hop: they order files but are no structural
+   * `false` for word overlap, the import hop and co-change: they order files but are no structural
    * evidence (named, defines, raises, path match), which ranks a file first among equal scores.
    */
   evidence?: boolean;

@@ -52,6 +52,12 @@ export const WEIGHTS = {
   bm25Content: 60,
   /** Share of a top source file's score its imports and importers receive (one hop). */
   importHop: 0.15,
+  /**
+   * Share of the best source file's score the file most often changed with the best files gets
+   * (the others in proportion): enough to order the files after the first few, not to outweigh
+   * the issue's own evidence (chosen on the localization bench).
+   */
+  coChange: 0.15,
 } as const;
 
 export const LIMITS = {
@@ -69,4 +75,6 @@ export const LIMITS = {
   memberOwners: 3,
   /** Names looked up in the code (a pasted log names hundreds): the title's first. */
   names: 60,
+  /** A commit that changed more files than this (a rename, a formatting pass) is no co-change. */
+  coChangeFiles: 30,
 } as const;

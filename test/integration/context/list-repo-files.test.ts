@@ -2,7 +2,8 @@
  * Issue #11: the repository map lists a job's worktree with git, outside the sandbox, after
  * repository code ran in that worktree. That code can rewrite the worktree's `.git` link to a git
  * directory of its own whose `core.fsmonitor` git runs on `ls-files`, and git used to get the
- * worker's whole environment (the App's key, the LLM key).
+ * worker's whole environment (the App's key, the LLM key). The history the ranking reads
+ * (`git log --name-only`, recent-changes.ts) runs the same way, after the same code.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,6 +35,12 @@ async function plantedRepository(): Promise<string> {
   });
   planted.git('add', 'planted.txt');
   planted.git('config', 'core.fsmonitor', await trap.script('fsmonitor'));
+  // A history whose diff would run programs: an external diff and a text conversion.
+  planted.git('config', 'diff.external', await trap.script('external-diff'));
+  planted.git('config', 'diff.planted.textconv', await trap.script('textconv'));
+  await writeFile(join(planted.dir, '.git', 'info', 'attributes'), '* diff=planted\n');
+  planted.commit('planted history', { '.gitattributes': '* diff=planted\n' });
+  planted.git('add', 'planted.txt');
   return join(planted.dir, '.git');
 }
 
@@ -48,16 +55,28 @@ describe('listRepoFiles', () => {
       jobId: 'job-1',
     });
     await writeFile(join(ws.worktree, '.git'), `gitdir: ${await plantedRepository()}\n`);
-    // The plant is live: a plain git in the worktree follows the link and runs the monitor.
-    expect(git(ws.worktree, ['ls-files'])).toBe('planted.txt');
+    // The plant is live: a plain git in the worktree follows the link and runs the monitor, and
+    // its history's diff runs the text conversion.
+    expect(git(ws.worktree, ['ls-files'])).toBe('.gitattributes\nplanted.txt');
     expect(await trap.runs()).toContain('fsmonitor');
+    git(ws.worktree, ['log', '-p']);
+    git(ws.worktree, ['log', '-p', '--ext-diff']);
+    expect(await trap.runs()).toEqual(expect.arrayContaining(['textconv', 'external-diff']));
     await trap.clear();
 
     const listed = await listRepoFiles(ws.worktree, { gitDir: ws.gitDir });
-    expect(listed).toEqual({ paths: ['README.md', 'src/app.js'], source: 'git' });
+    // The job's files and the job's history, none of the plant's.
+    expect(listed).toEqual({
+      paths: ['README.md', 'src/app.js'],
+      source: 'git',
+      changes: [['README.md', 'src/app.js']],
+    });
     // Without the recorded git directory (a user's own checkout) git follows the link, but the
-    // monitor it names is switched off like every program-running key.
-    expect((await listRepoFiles(ws.worktree)).paths).toEqual(['planted.txt']);
+    // monitor, the external diff and the text conversion it names are switched off like every
+    // program-running key.
+    const followed = await listRepoFiles(ws.worktree);
+    expect(followed.paths).toEqual(['.gitattributes', 'planted.txt']);
+    expect(followed.changes).toEqual([['.gitattributes', 'planted.txt']]);
     expect(await trap.runs()).toEqual([]);
     await closeWorkspace(ws);
   });
@@ -73,7 +92,7 @@ describe('listRepoFiles', () => {
       const listed = await withGitOnPath(join(root, 'bin'), `env > '${recorded}'`, () =>
         listRepoFiles(repo.dir),
       );
-      expect(listed).toEqual({ paths: ['a.txt'], source: 'git' });
+      expect(listed).toEqual({ paths: ['a.txt'], source: 'git', changes: [] });
     } finally {
       for (const name of Object.keys(secrets)) {
         if (saved[name] === undefined) delete process.env[name];
@@ -91,6 +110,34 @@ describe('listRepoFiles', () => {
     await mkdir(join(dir, 'node_modules', 'dep'), { recursive: true });
     await writeFile(join(dir, 'b.txt'), 'b\n');
     await writeFile(join(dir, 'node_modules', 'dep', 'index.js'), '');
-    expect(await listRepoFiles(dir)).toEqual({ paths: ['b.txt'], source: 'walk' });
+    expect(await listRepoFiles(dir)).toEqual({ paths: ['b.txt'], source: 'walk', changes: [] });
+  });
+
+  it('reads the files of each commit up to HEAD, newest first, without merges', async () => {
+    const repo = createRepo({ root, name: 'history', files: { 'a.py': 'a\n' } });
+    repo.commit('both', { 'a.py': 'a2\n', 'pkg/b c.py': 'b\n' });
+    const middle = repo.commit('one', { 'pkg/b c.py': 'b2\n' });
+    repo.git('checkout', '-q', '-b', 'side');
+    repo.commit('side', { 'side.py': 's\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('main', { 'a.py': 'a3\n' });
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge side', 'side');
+    repo.commit('later', { 'later.py': 'l\n' });
+    const all = await listRepoFiles(repo.dir);
+    expect(all.changes).toEqual([
+      ['later.py'],
+      ['a.py'],
+      ['side.py'],
+      ['pkg/b c.py'],
+      ['a.py', 'pkg/b c.py'],
+      ['a.py'],
+    ]);
+    // A checkout of an older commit: its history ends there (nothing after it is known).
+    repo.git('checkout', '-q', '--detach', middle);
+    expect((await listRepoFiles(repo.dir)).changes).toEqual([
+      ['pkg/b c.py'],
+      ['a.py', 'pkg/b c.py'],
+      ['a.py'],
+    ]);
   });
 });

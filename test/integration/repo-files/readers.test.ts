@@ -63,7 +63,7 @@ describe('the repository map and its listing', () => {
   it.each(HOSTILE_KINDS)('leaves out %s, says why, and reads nothing of it', async (kind) => {
     writeFileSync(join(root, 'index.js'), 'export const ok = 1;\n');
     world.plant(root, 'src/secret.js', kind);
-    const listed = { paths: ['index.js', 'src/secret.js'], source: 'git' as const };
+    const listed = { paths: ['index.js', 'src/secret.js'], source: 'git' as const, changes: [] };
     for (const map of [
       await buildRepoMap(root, { listed }),
       await buildRepoMap(root, { listed, readSync: true }),

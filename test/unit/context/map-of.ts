@@ -2,7 +2,12 @@ import type { RepoFile, RepoMap, SkippedFile } from '../../../src/context/build-
 import { extractSymbols, languageOf } from '../../../src/context/extract-symbols.js';
 
 /** A RepoMap from literal files, as buildRepoMap would make it, without a disk. */
-export function mapOf(files: Record<string, string>, skipped: SkippedFile[] = []): RepoMap {
+export function mapOf(
+  files: Record<string, string>,
+  skipped: SkippedFile[] = [],
+  /** The files each recent commit changed, newest first. */
+  changes: string[][] = [],
+): RepoMap {
   const list: RepoFile[] = Object.entries(files)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([path, content]) => ({
@@ -17,7 +22,7 @@ export function mapOf(files: Record<string, string>, skipped: SkippedFile[] = []
         .slice(0, 2),
       content,
     }));
-  return { root: '/repo', source: 'walk', files: list, skipped };
+  return { root: '/repo', source: 'walk', files: list, skipped, changes };
 }
 
 /** Thirty small Python modules that share no word with the tests' issues: a repository's rest. */
