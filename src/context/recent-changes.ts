@@ -13,14 +13,17 @@ import { checkoutGit } from '../git/worktree-git.js';
 /** Commits read: enough for the files that change together now, cheap on a large history. */
 export const RECENT_COMMITS = 300;
 
-/** Each commit's files, in git's order, from `git log -z --name-only --format=%x01`. */
+/**
+ * Each commit's files, in git's order, from `git log -z --name-only --format=%x01`: each commit
+ * is its format line (`\x01\0`), a newline, then its paths each ended by `\0`.
+ */
 export function parseChangedFiles(stdout: string): string[][] {
   return stdout
     .split('\x01')
     .map((commit) =>
       commit
+        .replace(/^\0\n?/, '')
         .split('\0')
-        .map((p) => p.replace(/^\n/, ''))
         .filter((p) => p !== ''),
     )
     .filter((files) => files.length > 0);

@@ -92,10 +92,7 @@ const PATH_MATCH_MIN = 3;
 function pathMatchesFirst<F extends { path: string }>(files: F[], args: Args): F[] {
   const onPath = finderOf({ ...args, case_sensitive: false });
   if (typeof onPath === 'string' || args.pattern.length < PATH_MATCH_MIN) return files;
-  const named = (f: F): boolean => {
-    for (const at of onPath(f.path)) if (at >= 0) return true;
-    return false;
-  };
+  const named = (f: F): boolean => onPath(f.path)[Symbol.iterator]().next().done !== true;
   const first = files.filter(named);
   if (first.length === 0) return files;
   const lead = new Set(first);

@@ -55,9 +55,10 @@ export function coChangeEvidence(
   if (!best || inputs.map.changes.length === 0) return [];
   const together = changedWith(inputs, top);
   const most = Math.max(0, ...[...together.values()].map((t) => t.weight));
+  if (most === 0) return [];
   return [...together].flatMap(([path, t]): Contribution[] => {
     const factor = factorOf(path);
-    if (factor === undefined || most === 0) return [];
+    if (factor === undefined) return [];
     const points = ((best.score * WEIGHTS.coChange * t.weight) / most) * factor;
     const [withPath, commits] = [...t.withFile].sort((a, b) => b[1] - a[1])[0]!;
     return [
